@@ -1,0 +1,122 @@
+"""Bit tricks on uint64 card masks, compiled to single machine instructions where there is one.
+
+Numba mixes uint64 and int64 into float64, so every helper takes and returns exactly the types it
+names: masks are uint64, counts and card ids are int64.
+"""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+from llvmlite import ir
+from numba import types
+from numba.core import cgutils
+from numba.extending import intrinsic
+
+from wizsim._jit import kernel
+
+ONE = np.uint64(1)
+ZERO = np.uint64(0)
+
+
+@intrinsic
+def _ctpop(typingctx, x):
+    if not isinstance(x, types.Integer):
+        return None
+    sig = types.int64(x)
+
+    def codegen(context, builder, signature, args):
+        val = context.cast(builder, args[0], signature.args[0], types.uint64)
+        return builder.ctpop(val)
+
+    return sig, codegen
+
+
+@intrinsic
+def _cttz(typingctx, x):
+    if not isinstance(x, types.Integer):
+        return None
+    sig = types.int64(x)
+
+    def codegen(context, builder, signature, args):
+        val = context.cast(builder, args[0], signature.args[0], types.uint64)
+        return builder.cttz(val, ir.Constant(ir.IntType(1), 0))
+
+    return sig, codegen
+
+
+@intrinsic
+def _pdep(typingctx, src, mask):
+    sig = types.uint64(types.uint64, types.uint64)
+
+    def codegen(context, builder, signature, args):
+        i64 = ir.IntType(64)
+        fn = cgutils.get_or_insert_function(builder.module, ir.FunctionType(i64, [i64, i64]), "llvm.x86.bmi.pdep.64")
+        return builder.call(fn, args)
+
+    return sig, codegen
+
+
+def _host_has_bmi2() -> bool:
+    try:
+        import llvmlite.binding as llvm
+
+        return "+bmi2" in llvm.get_host_cpu_features().flatten().split(",")
+    except Exception:  # noqa: BLE001 - any failure means: do not use the instruction
+        return False
+
+
+HAS_BMI2 = _host_has_bmi2() and os.environ.get("WIZSIM_NO_PDEP", "0") != "1"
+
+
+@kernel
+def popcount(mask):
+    """Number of set bits of a uint64 mask (int64)."""
+    return _ctpop(mask)
+
+
+@kernel
+def lowest_bit(mask):
+    """Index of the lowest set bit (int64); 64 for an empty mask."""
+    return _cttz(mask)
+
+
+@kernel
+def bit(card):
+    """The uint64 mask holding only ``card``."""
+    return ONE << np.uint64(card)
+
+
+_HALF_MASKS = np.array([(1 << w) - 1 for w in (32, 16, 8, 4, 2, 1)], dtype=np.uint64)
+_HALF_WIDTHS = np.array([32, 16, 8, 4, 2, 1], dtype=np.int64)
+
+
+@kernel
+def _select_bit_pdep(mask, k):
+    return _cttz(_pdep(ONE << np.uint64(k), mask))
+
+
+@kernel
+def _select_bit_search(mask, k):
+    """Index of the k-th (0-based, from the lowest) set bit of ``mask``; k < popcount(mask).
+
+    A binary search on popcounts of halves: six fixed steps and no data-dependent branch, because
+    k is random in the simulation and a loop of k steps mispredicts its exit every time.
+    """
+    m = mask
+    pos = 0
+    for j in range(6):
+        low = _ctpop(m & _HALF_MASKS[j])
+        up = k >= low
+        width = _HALF_WIDTHS[j] * up
+        m >>= np.uint64(width)
+        k -= low * up
+        pos += width
+    return pos
+
+
+# One instruction where the processor has it (BMI2's pdep deposits bit k onto the k-th set bit of
+# the mask); the branch-free search elsewhere. Numba's cache is keyed by CPU, so a cached build
+# never runs on a machine without the instruction.
+select_bit = _select_bit_pdep if HAS_BMI2 else _select_bit_search

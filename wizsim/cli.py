@@ -1,0 +1,131 @@
+"""The ``wizsim`` command line: parse input, make one library call, render the result.
+
+Exit status: 0 on success, 2 on bad input (a one-line ``Error: ...`` naming the problem), 1 on an
+unexpected failure. Results go to stdout; progress bars and warnings to stderr.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import sys
+
+import click
+
+from wizsim.cards import CardError, parse_cards, parse_trump
+
+EXIT_HELP = "\b\nExit status: 0 success, 2 bad input, 1 unexpected failure."
+
+
+class HandType(click.ParamType):
+    name = "HAND"
+
+    def convert(self, value, param, ctx):
+        try:
+            return parse_cards(value)
+        except CardError as err:
+            self.fail(str(err), param, ctx)
+
+
+class TrumpType(click.ParamType):
+    name = "TRUMP"
+
+    def convert(self, value, param, ctx):
+        try:
+            return parse_trump(value)
+        except CardError as err:
+            self.fail(str(err), param, ctx)
+
+
+def bad_input_is_usage_error(fn):
+    """Turn the library's ValueErrors (bad cards, options out of range) into click's exit-2 errors."""
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        try:
+            return fn(*args, **kwargs)
+        except ValueError as err:
+            raise click.UsageError(str(err)) from None
+
+    return wrapper
+
+
+def emit_json(obj) -> None:
+    click.echo(json.dumps(obj, indent=2, allow_nan=True))
+
+
+def progress_bar(total: int, unit: str, enabled: bool | None = None):
+    """A tqdm bar on stderr with rate and ETA; off when stderr is not a terminal (unless forced)."""
+    from tqdm import tqdm
+
+    if enabled is None:
+        enabled = sys.stderr.isatty()
+    return tqdm(total=total, unit=unit, unit_scale=True, file=sys.stderr, disable=not enabled, dynamic_ncols=True)
+
+
+@click.group(epilog=EXIT_HELP)
+@click.version_option(package_name="wizsim")
+def main():
+    """wizsim: simulate the card game Wizard, advise bids, compare strategies."""
+
+
+@main.command(epilog=EXIT_HELP)
+@click.option("--players", type=click.IntRange(3, 6), default=4, show_default=True, help="Players at the table.")
+@click.option("--round", "round_size", type=int, default=None, help="Cards per player (one size per run).")
+@click.option("--rounds", type=click.IntRange(min=1), default=100_000, show_default=True, help="How many rounds.")
+@click.option("--games", type=click.IntRange(min=1), default=None, help="Play this many whole games instead.")
+@click.option("--policy", default=None, help="Policy for every seat (default random).")
+@click.option("--policies", default=None, help="Comma list, one policy per seat (per player with --games).")
+@click.option("--hook", is_flag=True, help="Hook variant: the bids may not add up to the round size.")
+@click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True, help="Run seed.")
+@click.option("--threads", type=click.IntRange(min=1), default=None, help="Threads (default: all cores).")
+@click.option("--out", type=click.Path(file_okay=False), default=None, help="Write a Parquet dataset to this folder.")
+@click.option("--json", "as_json", is_flag=True, help="Print the summary as one JSON object.")
+@bad_input_is_usage_error
+def simulate(players, round_size, rounds, games, policy, policies, hook, seed, threads, out, as_json):
+    """Simulate many rounds (--round R --rounds N) or whole games (--games N) and summarise them."""
+    from wizsim.sim.summary import summarize
+
+    if policy and policies:
+        raise click.UsageError("give --policy (every seat) or --policies (one per seat), not both")
+    names = policies or policy or "random"
+    if games is None and round_size is None:
+        raise click.UsageError("give --round R (cards per player) or --games N (whole games)")
+    if games is not None and round_size is not None:
+        raise click.UsageError("--round and --games do not go together: a game plays every round size")
+    if out is not None:
+        raise click.UsageError("--out (Parquet output) is not available yet in this build")
+    total = games if games is not None else rounds
+    with progress_bar(total, "game" if games else "round") as bar:
+        summary = summarize(players, r=round_size, rounds=rounds, games=games, policies=names, hook=hook,
+                            seed=seed, threads=threads, progress=bar.update)
+    if as_json:
+        emit_json(summary.to_dict())
+    else:
+        click.echo(render_summary(summary))
+
+
+def render_summary(s) -> str:
+    what = f"{s.games:,} games ({s.rounds:,} rounds)" if s.mode == "games" else f"{s.rounds:,} rounds of {s.round} cards"
+    lines = [
+        f"{what}, {s.players} players, policies {','.join(s.policies)}, hook {'on' if s.hook else 'off'}, seed {s.seed}",
+        "",
+        f"{'seat':>4}  {'mean bid':>9}  {'mean tricks':>11}  {'mean score':>10}  {'exact bid':>9}",
+    ]
+    for i in range(s.players):
+        lines.append(f"{i + 1:>4}  {s.mean_bid_by_seat[i]:>9.3f}  {s.mean_tricks_by_seat[i]:>11.3f}  "
+                     f"{s.mean_score_by_seat[i]:>10.2f}  {s.exact_bid_share_by_seat[i]:>9.1%}")
+    if s.mode == "games":
+        lines += ["", f"{'player':>6}  {'mean total':>10}  {'win share':>9}"]
+        for i in range(s.players):
+            lines.append(f"{i + 1:>6}  {s.mean_total_by_player[i]:>10.1f}  {s.win_share_by_player[i]:>9.1%}")
+    lines += [
+        "",
+        f"no-trump share (rounds with a turn-up): {s.no_trump_share:.4f}",
+        f"{s.rounds_per_second:,.0f} rounds/s, {s.card_plays_per_second:,.0f} card plays/s ({s.seconds:.2f} s)",
+    ]
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    main()

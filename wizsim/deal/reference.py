@@ -1,0 +1,77 @@
+"""Plain-Python twins of ``deal.kernels``: the same streams and the same deal, with Python ints."""
+
+from __future__ import annotations
+
+_M64 = (1 << 64) - 1
+_GAMMA = 0x9E3779B97F4A7C15
+
+DEAL_STREAM = 0
+PLAY_STREAM = 1
+GAME_STREAM = 2
+
+
+def mix64(z: int) -> int:
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _M64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _M64
+    return z ^ (z >> 31)
+
+
+def stream_key(seed: int, index: int, stream: int) -> int:
+    z = mix64((seed + _GAMMA) & _M64)
+    z = mix64(z ^ ((index * 0xD1B54A32D192ED03) & _M64))
+    return mix64(z ^ (((stream + 1) * 0x8CB92BA72F3D8DD7) & _M64))
+
+
+class Stream:
+    """A SplitMix64 stream; ``state`` plays the part of the kernels' one-element array."""
+
+    def __init__(self, state: int):
+        self.state = state
+
+    def next_u64(self) -> int:
+        self.state = (self.state + _GAMMA) & _M64
+        return mix64(self.state)
+
+    def rand_below(self, n: int) -> int:
+        return ((self.next_u64() >> 32) * n) >> 32
+
+
+def next_u64(state: list[int]) -> int:
+    stream = Stream(state[0])
+    out = stream.next_u64()
+    state[0] = stream.state
+    return out
+
+
+def rand_below(state: list[int], n: int) -> int:
+    stream = Stream(state[0])
+    out = stream.rand_below(n)
+    state[0] = stream.state
+    return out
+
+
+def deal_round(stream: Stream, players: int, r: int, fixed_hands: list[int], turn_up_pool: int) -> tuple[int, list[int]]:
+    """(turned-up card or -1, hands by seat as int masks), drawing exactly as the kernel does."""
+    known = set()
+    for hand in fixed_hands:
+        known |= {c for c in range(60) if hand >> c & 1}
+    turn_up = -1
+    if players * r < 60:
+        pool = [c for c in range(60) if turn_up_pool >> c & 1 and c not in known]
+        turn_up = pool[stream.rand_below(len(pool))]
+        known.add(turn_up)
+    deck = [c for c in range(60) if c not in known]
+    pos = 0
+    hands = []
+    for s in range(players):
+        if fixed_hands[s]:
+            hands.append(fixed_hands[s])
+            continue
+        hand = 0
+        for _ in range(r):
+            k = pos + stream.rand_below(len(deck) - pos)
+            deck[pos], deck[k] = deck[k], deck[pos]
+            hand |= 1 << deck[pos]
+            pos += 1
+        hands.append(hand)
+    return turn_up, hands

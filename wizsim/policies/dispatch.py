@@ -1,0 +1,46 @@
+"""The policy interface inside the round kernel: one entry per decision, dispatching on a policy kind.
+
+A *slot* is a policy configuration: a kind (``RANDOM`` ...) and a row of float parameters. Seats
+point at slots, so two seats may run the same kind with different parameters. Kernels cannot take
+function pointers cheaply under ``prange``, so the kind is an int and dispatch is an ``if`` chain
+that Numba inlines.
+
+What a policy is shown is exactly what its player may see (RULES.md: bids are public, played cards
+and the turned-up card are seen by all); nothing else is passed in, which is what keeps a policy
+honest. Seats are 0-based here (index 0 = seat 1, the last index is the dealer).
+
+choose_bid(kind, params, table, seat, players, r, hand, turn_up, trump, bids, forbidden, rng)
+    bids: (players,) int8, -1 for seats yet to bid; forbidden: the hook's forbidden bid or -1.
+choose_card(kind, params, table, seat, players, r, hand, legal, turn_up, trump, bids, tricks,
+            played, trick_cards, n_in_trick, led, winning_pos, voids, rng)
+    legal: mask of the legal cards (never empty); tricks: (players,) int8 taken so far;
+    played: mask of every card played this round, the current trick included;
+    trick_cards: (players,) int8, the current trick in order of play, n_in_trick of them;
+    led: the led code (rules.kernels); winning_pos: index in trick_cards of the card winning so far
+    (-1 on an empty trick); voids: (players,) uint8, bit s set when that seat has shown it lacks suit s.
+choose_trump(kind, params, table, players, r, hand, rng)
+    the dealer's suit 0..3 on a turned-up Wizard.
+"""
+
+from __future__ import annotations
+
+from wizsim._jit import inline_kernel
+from wizsim.policies.random_policy import random_bid, random_card, random_trump
+
+RANDOM = 0
+
+
+@inline_kernel
+def choose_bid(kind, params, table, seat, players, r, hand, turn_up, trump, bids, forbidden, rng):
+    return random_bid(r, forbidden, rng)
+
+
+@inline_kernel
+def choose_card(kind, params, table, seat, players, r, hand, legal, turn_up, trump, bids, tricks,
+                played, trick_cards, n_in_trick, led, winning_pos, voids, rng):
+    return random_card(legal, rng)
+
+
+@inline_kernel
+def choose_trump(kind, params, table, players, r, hand, rng):
+    return random_trump(rng)

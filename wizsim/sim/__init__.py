@@ -1,0 +1,1 @@
+"""Simulation: the one round kernel (``round``) and the batch drivers over rounds and games (``driver``)."""

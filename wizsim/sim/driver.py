@@ -1,0 +1,242 @@
+"""Python entry points for simulation: check arguments, size the outputs, call the batch kernels.
+
+``simulate_rounds`` plays independent rounds of one size; ``simulate_games`` plays whole games.
+Both return plain numpy arrays in dataclasses; summaries and Parquet writing build on them.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from dataclasses import dataclass, field
+
+import numba
+import numpy as np
+
+from wizsim.cards import FULL_DECK_MASK
+from wizsim.config import ConfigError, RulesConfig, n_game_rounds
+from wizsim.policies import PolicySlots, make_slots
+from wizsim.sim.kernels import simulate_games_kernel, simulate_rounds_kernel
+from wizsim.sim.round import BID_FREE, TRUMP_BY_RULES
+
+MAX_SEED = 2**63 - 1
+
+
+def check_seed(seed) -> int:
+    if seed is None:
+        return int(np.random.SeedSequence().entropy % MAX_SEED)
+    if not isinstance(seed, (int, np.integer)) or not 0 <= int(seed) <= MAX_SEED:
+        raise ConfigError(f"seed must be an integer 0..2**63-1, got {seed!r}")
+    return int(seed)
+
+
+@contextlib.contextmanager
+def numba_threads(threads: int | None):
+    """Run the enclosed kernels on ``threads`` threads (None: all), restoring the previous count."""
+    if threads is None:
+        yield
+        return
+    if not isinstance(threads, int) or not 1 <= threads <= numba.config.NUMBA_NUM_THREADS:
+        raise ConfigError(f"threads must be 1..{numba.config.NUMBA_NUM_THREADS}, got {threads!r}")
+    before = numba.get_num_threads()
+    numba.set_num_threads(threads)
+    try:
+        yield
+    finally:
+        numba.set_num_threads(before)
+
+
+def seat_policies(policies, players: int) -> list[str]:
+    """One policy name per seat (or player) from a name, a comma list or a sequence."""
+    if isinstance(policies, str):
+        policies = [p for p in policies.split(",")]
+    names = [p.strip() for p in policies]
+    if len(names) == 1:
+        names = names * players
+    if len(names) != players:
+        raise ConfigError(f"give one policy for every seat or {players} policies, got {len(names)}")
+    return names
+
+
+@dataclass
+class RoundBatch:
+    """Rounds of one size, in seat order (index 0 = seat 1, the last column is the dealer)."""
+
+    players: int
+    r: int
+    seed: int
+    first_index: int
+    policies: list[str]
+    hands: np.ndarray  # (n, players) uint64
+    turn_up: np.ndarray  # (n,) int8
+    trump: np.ndarray  # (n,) int8
+    bids: np.ndarray  # (n, players) int8
+    tricks: np.ndarray  # (n, players) int8
+    scores: np.ndarray  # (n, players) int16
+    accepted: np.ndarray  # (n,) bool
+    log_cards: np.ndarray | None = None  # (n, r * players) int8, cards in order of play
+    log_leader: np.ndarray | None = None  # (n, r) int8, 0-based seat that led each trick
+    log_winner: np.ndarray | None = None  # (n, r) int8, 0-based seat that won each trick
+
+    @property
+    def n(self) -> int:
+        return self.hands.shape[0]
+
+    @property
+    def round_index(self) -> np.ndarray:
+        return np.arange(self.first_index, self.first_index + self.n, dtype=np.int64)
+
+
+def simulate_rounds(players: int, r: int, n_rounds: int, policies="random", *, hook: bool = False,
+                    seed: int | None = 0, first_index: int = 0, trick_log: bool = False,
+                    threads: int | None = None, slots: PolicySlots | None = None,
+                    fixed_hands=None, turn_up_pool=None, fixed_trump: int = TRUMP_BY_RULES,
+                    bid_mode=None, fixed_bids=None) -> RoundBatch:
+    """Play rounds ``first_index .. first_index + n_rounds - 1`` of the run ``seed``.
+
+    ``policies`` is a name for every seat or one per seat. The keyword arguments after ``slots``
+    fix parts of the round in advance (see ``sim.round``); by default nothing is fixed.
+    """
+    cfg = RulesConfig(players=players, hook=bool(hook))
+    cfg.check_round(r)
+    seed = check_seed(seed)
+    if not isinstance(n_rounds, (int, np.integer)) or n_rounds < 0:
+        raise ConfigError(f"the number of rounds must be 0 or more, got {n_rounds!r}")
+    names = seat_policies(policies, players)
+    slots = slots or make_slots(names)
+    seat_slot = np.array([slots.slot_of(n.lower()) for n in names], dtype=np.int8)
+    fixed_hands = np.zeros(players, np.uint64) if fixed_hands is None else np.asarray(fixed_hands, np.uint64)
+    turn_up_pool = FULL_DECK_MASK if turn_up_pool is None else np.uint64(turn_up_pool)
+    bid_mode = np.full(players, BID_FREE, np.int8) if bid_mode is None else np.asarray(bid_mode, np.int8)
+    fixed_bids = np.zeros(players, np.int8) if fixed_bids is None else np.asarray(fixed_bids, np.int8)
+    n = int(n_rounds)
+    p = players
+    hands = np.zeros((n, p), np.uint64)
+    turn_up = np.zeros(n, np.int8)
+    trump = np.zeros(n, np.int8)
+    bids = np.zeros((n, p), np.int8)
+    tricks = np.zeros((n, p), np.int8)
+    scores = np.zeros((n, p), np.int16)
+    accepted = np.zeros(n, np.bool_)
+    rows = n if trick_log else 1
+    log_cards = np.zeros((rows, r * p), np.int8)
+    log_leader = np.zeros((rows, r), np.int8)
+    log_winner = np.zeros((rows, r), np.int8)
+    with numba_threads(threads):
+        simulate_rounds_kernel(np.uint64(seed), np.int64(first_index), p, r, cfg.hook, seat_slot, slots.kinds,
+                               slots.params, slots.table, fixed_hands, turn_up_pool, np.int64(fixed_trump),
+                               bid_mode, fixed_bids, bool(trick_log), hands, turn_up, trump, bids, tricks,
+                               scores, accepted, log_cards, log_leader, log_winner)
+    batch = RoundBatch(p, r, seed, first_index, names, hands, turn_up, trump, bids, tricks, scores, accepted)
+    if trick_log:
+        batch.log_cards, batch.log_leader, batch.log_winner = log_cards, log_leader, log_winner
+    return batch
+
+
+@dataclass
+class GameBatch:
+    """Whole games. Per-round arrays are (n_games, R, players) in seat order; see ``seat_player``."""
+
+    players: int
+    seed: int
+    game_ids: np.ndarray  # (n,) int64
+    player_policies: list[list[str]]  # per game, the policy name of each player 0..players-1
+    first_dealer: np.ndarray  # (n,) int8
+    hands: np.ndarray
+    turn_up: np.ndarray  # (n, R) int8
+    trump: np.ndarray  # (n, R) int8
+    bids: np.ndarray
+    tricks: np.ndarray
+    scores: np.ndarray
+    log_cards: np.ndarray | None = None
+    log_leader: np.ndarray | None = None
+    log_winner: np.ndarray | None = None
+    _seat_player: np.ndarray | None = field(default=None, repr=False)
+
+    @property
+    def n(self) -> int:
+        return self.game_ids.shape[0]
+
+    @property
+    def n_rounds(self) -> int:
+        return n_game_rounds(self.players)
+
+    @property
+    def seat_player(self) -> np.ndarray:
+        """(n, R, players) int8: which player (identity) sat in each seat of each round."""
+        if self._seat_player is None:
+            k = np.arange(self.n_rounds)[None, :, None]
+            s = np.arange(self.players)[None, None, :]
+            d = self.first_dealer.astype(np.int64)[:, None, None]
+            self._seat_player = ((d + k + 1 + s) % self.players).astype(np.int8)
+        return self._seat_player
+
+    def by_player(self, arr: np.ndarray) -> np.ndarray:
+        """Reorder a (n, R, players) seat-order array into player order."""
+        out = np.empty_like(arr)
+        np.put_along_axis(out, self.seat_player.astype(np.int64), arr, axis=2)
+        return out
+
+    @property
+    def totals(self) -> np.ndarray:
+        """(n, R, players) running totals by player after each round."""
+        return np.cumsum(self.by_player(self.scores).astype(np.int32), axis=1)
+
+    @property
+    def final(self) -> np.ndarray:
+        """(n, players) final totals by player."""
+        return self.totals[:, -1, :]
+
+    @property
+    def winners(self) -> np.ndarray:
+        """(n, players) bool: the players with the highest final total (ties shared)."""
+        final = self.final
+        return final == final.max(axis=1, keepdims=True)
+
+
+def simulate_games(players: int, n_games: int, policies="random", *, hook: bool = False, seed: int | None = 0,
+                   first_game: int = 0, trick_log: bool = False, threads: int | None = None,
+                   game_ids=None, player_policies=None) -> GameBatch:
+    """Play whole games; ``policies`` names each player's policy (one name for all, or one per player).
+
+    ``game_ids`` (default ``first_game .. first_game + n_games - 1``) picks each game's random
+    streams; ``player_policies`` (n, players) names policies game by game (tournaments rotate them
+    over the same game ids so that every policy meets the same deals in every seat).
+    """
+    cfg = RulesConfig(players=players, hook=bool(hook))
+    seed = check_seed(seed)
+    if game_ids is None:
+        if not isinstance(n_games, (int, np.integer)) or n_games < 0:
+            raise ConfigError(f"the number of games must be 0 or more, got {n_games!r}")
+        game_ids = np.arange(first_game, first_game + int(n_games), dtype=np.int64)
+    game_ids = np.asarray(game_ids, dtype=np.int64)
+    n = game_ids.shape[0]
+    if player_policies is None:
+        per_player = seat_policies(policies, players)
+        player_policies = [per_player] * n
+    all_names = [name for row in player_policies for name in row] or ["random"]
+    slots = make_slots(all_names)
+    player_slot = np.array([[slots.slot_of(nm.strip().lower()) for nm in row] for row in player_policies],
+                           dtype=np.int8).reshape(n, players)
+    R = cfg.n_rounds
+    p = players
+    T = R * (R + 1) // 2
+    first_dealer = np.zeros(n, np.int8)
+    hands = np.zeros((n, R, p), np.uint64)
+    turn_up = np.zeros((n, R), np.int8)
+    trump = np.zeros((n, R), np.int8)
+    bids = np.zeros((n, R, p), np.int8)
+    tricks = np.zeros((n, R, p), np.int8)
+    scores = np.zeros((n, R, p), np.int16)
+    rows = n if trick_log else 1
+    log_cards = np.zeros((rows, p * T), np.int8)
+    log_leader = np.zeros((rows, T), np.int8)
+    log_winner = np.zeros((rows, T), np.int8)
+    with numba_threads(threads):
+        simulate_games_kernel(np.uint64(seed), game_ids, p, cfg.hook, player_slot, slots.kinds, slots.params,
+                              slots.table, bool(trick_log), first_dealer, hands, turn_up, trump, bids, tricks,
+                              scores, log_cards, log_leader, log_winner)
+    batch = GameBatch(p, seed, game_ids, [list(r) for r in player_policies], first_dealer, hands, turn_up, trump,
+                      bids, tricks, scores)
+    if trick_log:
+        batch.log_cards, batch.log_leader, batch.log_winner = log_cards, log_leader, log_winner
+    return batch

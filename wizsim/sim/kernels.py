@@ -1,0 +1,113 @@
+"""Parallel batch kernels: many independent rounds, or many whole games, across all cores.
+
+Each ``prange`` iteration owns a block of rounds (or one game), allocates its scratch once, reseeds
+the streams of every round from (seed, round index), and writes only its own output rows, so the
+result is the same for any thread count and any batch split.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import prange
+
+from wizsim._jit import parallel_kernel
+from wizsim.deal.kernels import DEAL_STREAM, GAME_STREAM, PLAY_STREAM, rand_below, stream_key
+from wizsim.sim.round import BID_FREE, TRUMP_BY_RULES, play_round
+
+BLOCK = 512
+
+
+@parallel_kernel
+def simulate_rounds_kernel(seed, first_index, players, r, hook, seat_slot, slot_kind, slot_params, table,
+                           fixed_hands, turn_up_pool, fixed_trump, bid_mode, fixed_bids, want_log,
+                           hands, turn_up, trump, bids, tricks, scores, accepted,
+                           log_cards, log_leader, log_winner):
+    """Rounds ``first_index .. first_index + n - 1`` of the run ``seed``; n = ``hands.shape[0]``.
+
+    Outputs (n = batch): hands (n, players) uint64; turn_up, trump (n,) int8; bids, tricks
+    (n, players) int8; scores (n, players) int16; accepted (n,) bool; log_cards (n, r*players) int8,
+    log_leader, log_winner (n, r) int8 when want_log, else any (1, ...) arrays (untouched).
+    The other arguments are those of ``round.play_round``, the same for every round.
+    """
+    n = hands.shape[0]
+    n_blocks = (n + BLOCK - 1) // BLOCK
+    for blk in prange(n_blocks):
+        deck = np.empty(60, dtype=np.int8)
+        live = np.empty(players, dtype=np.uint64)
+        trick_cards = np.empty(players, dtype=np.int8)
+        voids = np.empty(players, dtype=np.int8)
+        deal_rng = np.empty(1, dtype=np.uint64)
+        play_rng = np.empty(1, dtype=np.uint64)
+        hi = min(blk * BLOCK + BLOCK, n)
+        for i in range(blk * BLOCK, hi):
+            index = first_index + i
+            deal_rng[0] = stream_key(seed, index, DEAL_STREAM)
+            play_rng[0] = stream_key(seed, index, PLAY_STREAM)
+            li = i if want_log else 0
+            tu, tr, ok = play_round(players, r, hook, seat_slot, slot_kind, slot_params, table,
+                                    fixed_hands, turn_up_pool, fixed_trump, bid_mode, fixed_bids,
+                                    deal_rng, play_rng, deck, live, trick_cards, voids,
+                                    hands[i], bids[i], tricks[i], scores[i],
+                                    want_log, log_cards[li], log_leader[li], log_winner[li])
+            turn_up[i] = tu
+            trump[i] = tr
+            accepted[i] = ok
+
+
+@parallel_kernel
+def simulate_games_kernel(seed, game_ids, players, hook, player_slot, slot_kind, slot_params, table,
+                          want_log, first_dealer, hands, turn_up, trump, bids, tricks, scores,
+                          log_cards, log_leader, log_winner):
+    """Whole games: every round 1..60/players, the deal passing left each round.
+
+    game_ids : (n,) int64, the game's index in the run (its random streams); player_slot : (n, players)
+    int8, the policy slot of each player (identity 0..players-1) in each game.
+    first_dealer : (n,) int8, the player who deals round 1 (drawn from the game's stream).
+    hands (n, R, players) uint64; turn_up, trump (n, R) int8; bids, tricks (n, R, players) int8;
+    scores (n, R, players) int16, all in seat order: seat s (0-based) of round k is player
+    (first_dealer + k + 1 + s) % players. Round k of game g uses round index g * R + k.
+    log_cards (n, players * T) int8 and log_leader, log_winner (n, T) int8 with T = R(R+1)/2, rounds
+    one after another, when want_log.
+    """
+    n = game_ids.shape[0]
+    n_rounds = 60 // players
+    for g in prange(n):
+        deck = np.empty(60, dtype=np.int8)
+        live = np.empty(players, dtype=np.uint64)
+        trick_cards = np.empty(players, dtype=np.int8)
+        voids = np.empty(players, dtype=np.int8)
+        deal_rng = np.empty(1, dtype=np.uint64)
+        play_rng = np.empty(1, dtype=np.uint64)
+        seat_slot = np.empty(players, dtype=np.int8)
+        fixed_hands = np.zeros(players, dtype=np.uint64)
+        bid_mode = np.full(players, BID_FREE, dtype=np.int8)
+        fixed_bids = np.zeros(players, dtype=np.int8)
+        turn_up_pool = np.uint64((1 << 60) - 1)
+        gid = game_ids[g]
+        game_rng = np.empty(1, dtype=np.uint64)
+        game_rng[0] = stream_key(seed, gid, GAME_STREAM)
+        dealer = rand_below(game_rng, players)
+        first_dealer[g] = dealer
+        li = np.int64(0)
+        if want_log:
+            li = np.int64(g)
+        off = 0
+        for k in range(n_rounds):
+            r = k + 1
+            d = (dealer + k) % players
+            for s in range(players):
+                seat_slot[s] = player_slot[g, (d + 1 + s) % players]
+            index = gid * n_rounds + k
+            deal_rng[0] = stream_key(seed, index, DEAL_STREAM)
+            play_rng[0] = stream_key(seed, index, PLAY_STREAM)
+            lc = log_cards[li, off * players:(off + r) * players] if want_log else log_cards[0]
+            ll = log_leader[li, off:off + r] if want_log else log_leader[0]
+            lw = log_winner[li, off:off + r] if want_log else log_winner[0]
+            tu, tr, ok = play_round(players, r, hook, seat_slot, slot_kind, slot_params, table,
+                                    fixed_hands, turn_up_pool, TRUMP_BY_RULES, bid_mode, fixed_bids,
+                                    deal_rng, play_rng, deck, live, trick_cards, voids,
+                                    hands[g, k], bids[g, k], tricks[g, k], scores[g, k],
+                                    want_log, lc, ll, lw)
+            turn_up[g, k] = tu
+            trump[g, k] = tr
+            off += r

@@ -1,0 +1,136 @@
+"""The one round kernel: deal, trump, bids, r tricks and scores of a single Wizard round.
+
+Plain simulation, whole games, tournaments and the bid advisor all call ``play_round``; they differ
+only in what they fix in advance and which policy sits in each seat:
+
+- ``fixed_hands[s]`` != 0 gives seat s its hand instead of dealing one;
+- ``turn_up_pool`` restricts what the turned-up card may be, ``fixed_trump`` (-1..3) sets trump
+  outright (``TRUMP_BY_RULES`` = -2 lets RULES.md section 3 decide);
+- ``bid_mode[s]`` is ``BID_FREE`` (the seat's policy bids), ``BID_FORCED`` (the seat bids
+  ``fixed_bids[s]``) or ``BID_CONDITION`` (the policy bids, and the round is rejected unless that
+  equals ``fixed_bids[s]``: rejection sampling of hands consistent with a bid already heard).
+
+Seats are 0-based here: index 0 is seat 1 (bids first, leads trick one), index players-1 the dealer.
+"""
+
+from __future__ import annotations
+
+from wizsim._jit import kernel
+from wizsim.bits import ZERO, bit
+from wizsim.cards import FIRST_JESTER, FIRST_WIZARD, N_RANKS, N_SUITED
+from wizsim.deal.kernels import deal_round
+from wizsim.policies.dispatch import choose_bid, choose_card, choose_trump
+from wizsim.rules.kernels import LED_NONE, STRENGTH, legal_mask, next_led, score_round
+
+BID_FREE = 0
+BID_FORCED = 1
+BID_CONDITION = 2
+TRUMP_BY_RULES = -2
+
+
+@kernel
+def play_round(players, r, hook, seat_slot, slot_kind, slot_params, table,
+               fixed_hands, turn_up_pool, fixed_trump, bid_mode, fixed_bids,
+               deal_rng, play_rng, deck, live, trick_cards, voids,
+               hands_out, bids_out, tricks_out, scores_out,
+               want_log, log_cards, log_leader, log_winner):
+    """Play one round; return ``(turn_up, trump, accepted)``.
+
+    Parameters
+    ----------
+    players, r : int; hook : bool (RULES.md 4's variant).
+    seat_slot : (players,) int8, the policy slot of each seat; slot_kind : (n_slots,) int8;
+        slot_params : (n_slots, k) float64; table : (m,) float64 data shared by the policies.
+    fixed_hands : (players,) uint64; turn_up_pool : uint64; fixed_trump : int;
+        bid_mode, fixed_bids : (players,) int8 (see the module docstring).
+    deal_rng, play_rng : (1,) uint64, the round's deal and play streams (advanced).
+    deck : (60,) int8, live : (players,) uint64, trick_cards : (players,) int8, voids : (players,) int8:
+        scratch.
+    hands_out : (players,) uint64 hands as dealt; bids_out, tricks_out : (players,) int8;
+        scores_out : (players,) int16. Filled in seat order.
+    want_log : bool; log_cards : (r * players,) int8, cards in order of play; log_leader,
+        log_winner : (r,) int8, 0-based seats. Written only when want_log.
+
+    A rejected round (``accepted`` False) stops after the bidding; its tricks and scores are 0.
+    """
+    turn_up = deal_round(deal_rng, players, r, fixed_hands, turn_up_pool, deck, hands_out)
+    dealer = players - 1
+    trump = -1
+    if turn_up < 0:
+        trump = -1
+    elif fixed_trump != TRUMP_BY_RULES:
+        trump = fixed_trump
+    elif turn_up >= FIRST_JESTER:
+        trump = -1
+    elif turn_up >= FIRST_WIZARD:
+        slot = seat_slot[dealer]
+        trump = choose_trump(slot_kind[slot], slot_params[slot], table, players, r, hands_out[dealer], play_rng)
+    else:
+        trump = turn_up // N_RANKS
+
+    for s in range(players):
+        bids_out[s] = -1
+        tricks_out[s] = 0
+        scores_out[s] = 0
+        voids[s] = 0
+        live[s] = hands_out[s]
+
+    total = 0
+    for s in range(players):
+        forbidden = -1
+        if hook and s == dealer and r - total >= 0:
+            forbidden = r - total
+        mode = bid_mode[s]
+        if mode == BID_FORCED:
+            b = fixed_bids[s]
+        else:
+            slot = seat_slot[s]
+            b = choose_bid(slot_kind[slot], slot_params[slot], table, s, players, r, hands_out[s],
+                           turn_up, trump, bids_out, forbidden, play_rng)
+            if mode == BID_CONDITION and b != fixed_bids[s]:
+                return turn_up, trump, False
+        bids_out[s] = b
+        total += b
+
+    played = ZERO
+    leader = 0
+    k = 0
+    for t in range(r):
+        led = LED_NONE
+        best = -1
+        win_pos = -1
+        for i in range(players):
+            s = leader + i
+            if s >= players:
+                s -= players
+            hand = live[s]
+            legal = legal_mask(hand, led)
+            slot = seat_slot[s]
+            card = choose_card(slot_kind[slot], slot_params[slot], table, s, players, r, hand, legal,
+                               turn_up, trump, bids_out, tricks_out, played, trick_cards, i, led,
+                               win_pos, voids, play_rng)
+            live[s] = hand & ~bit(card)
+            played |= bit(card)
+            trick_cards[i] = card
+            # a suited card off the led suit shows the player is void in it
+            off_suit = led >= 0 and card < N_SUITED and card // N_RANKS != led
+            voids[s] |= off_suit << max(led, 0)
+            led = next_led(led, card)
+            strength = STRENGTH[trump + 1, led + 2, card]
+            win_pos = i if strength > best else win_pos
+            best = max(best, strength)
+            if want_log:
+                log_cards[k] = card
+                k += 1
+        winner = leader + win_pos
+        if winner >= players:
+            winner -= players
+        tricks_out[winner] += 1
+        if want_log:
+            log_leader[t] = leader
+            log_winner[t] = winner
+        leader = winner
+
+    for s in range(players):
+        scores_out[s] = score_round(bids_out[s], tricks_out[s])
+    return turn_up, trump, True

@@ -1,0 +1,30 @@
+"""Numba compiles once: a second process loads the kernels from the on-disk cache (issue 2)."""
+
+import json
+import os
+import subprocess
+import sys
+
+_PROBE = """
+import json
+import wizsim
+from wizsim.sim.kernels import simulate_games_kernel, simulate_rounds_kernel
+wizsim.simulate_rounds(4, 3, 10, seed=1)
+wizsim.simulate_games(3, 2, seed=1)
+stats = [k.stats for k in (simulate_rounds_kernel, simulate_games_kernel)]
+print(json.dumps({"hits": sum(sum(s.cache_hits.values()) for s in stats),
+                  "misses": sum(sum(s.cache_misses.values()) for s in stats)}))
+"""
+
+
+def _run(cache_dir):
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(cache_dir), "WIZSIM_NUMBA_CACHE": "1"}
+    out = subprocess.run([sys.executable, "-c", _PROBE], env=env, capture_output=True, text=True, check=True)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def test_second_process_starts_without_recompiling(tmp_path):
+    first = _run(tmp_path)
+    second = _run(tmp_path)
+    assert first["misses"] >= 2 and first["hits"] == 0
+    assert second["hits"] >= 2 and second["misses"] == 0

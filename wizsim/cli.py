@@ -127,5 +127,31 @@ def render_summary(s) -> str:
     return "\n".join(lines)
 
 
+@main.command(epilog=EXIT_HELP)
+@click.option("--hand", type=HandType(), required=True, help='Your cards, e.g. "W,AS,3H" (W Wizard, J Jester, JS the Jack).')
+@click.option("--trump", type=TrumpType(), default=None, help="Trump: S, H, D, C or none (implied by --trump-card).")
+@click.option("--seat", type=int, required=True, help="Your seat: 1 bids first, the last seat deals.")
+@click.option("--players", type=click.IntRange(3, 6), default=4, show_default=True, help="Players at the table.")
+@click.option("--bids", default=None, help='Bids already made by seats 1..seat-1, e.g. "1,0".')
+@click.option("--hook", is_flag=True, help="Hook variant: the dealer may not bid so that the bids add up to the round size.")
+@click.option("--trump-card", default=None, help="The turned-up card, when you know it (a W: --trump is the dealer's suit).")
+@click.option("--samples", type=click.IntRange(min=1), default=None, help="Deals to simulate (default: until the best bid is clear).")
+@click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=None, help="Seed, for a reproducible answer.")
+@click.option("--policy", default=None, help="The opponents' policy (default heuristic).")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the table.")
+@bad_input_is_usage_error
+def advise(hand, trump, seat, players, bids, hook, trump_card, samples, seed, policy, as_json):
+    """Advise a bid: for every bid, the chance of making it and the expected score."""
+    from wizsim.advisor import advise as advise_bid
+    from wizsim.advisor.render import render_advice
+
+    advice = advise_bid(hand, trump, seat, players, bids=bids, hook=hook, trump_card=trump_card, samples=samples,
+                        seed=seed, policy=policy)
+    if as_json:
+        emit_json(advice.to_dict())
+    else:
+        click.echo(render_advice(advice))
+
+
 if __name__ == "__main__":
     main()

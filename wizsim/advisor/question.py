@@ -1,0 +1,226 @@
+"""What the player asking for advice knows, checked and turned into the round kernel's fixed parts.
+
+The information set (RULES.md section 3): the player's hand, seat, the player count, the trump, the
+turned-up card when given, the bids already heard, and the hook. The unknown cards are the 60 minus
+the hand minus the turned-up card:
+
+- ``trump_card`` given: the turned-up card is that card (a Wizard or Jester given there takes the
+  next id of its kind not in the hand); on a Wizard, ``trump`` is the suit the dealer named;
+- only a trump suit: the turned-up card is an unknown card of that suit;
+- ``none`` before the last round: the turned-up card is an unknown Jester;
+- the last round (players * r == 60): nothing is turned up and there is no trump.
+
+Every bad input raises ``AdviceError`` (a ``ValueError``) whose message names the problem.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from wizsim.cards import (
+    FIRST_JESTER,
+    FIRST_WIZARD,
+    FULL_DECK_MASK,
+    JESTER_MASK,
+    NO_TRUMP,
+    SUIT_MASKS,
+    CardError,
+    card_suit,
+    cards_to_mask,
+    format_card,
+    format_cards,
+    format_trump,
+    parse_cards,
+    parse_trump,
+)
+from wizsim.config import MAX_PLAYERS, MIN_PLAYERS, n_game_rounds
+
+
+class AdviceError(ValueError):
+    """A question the advisor cannot answer as asked; the message names the problem."""
+
+
+@dataclass(frozen=True)
+class Question:
+    """A checked question. Seats here are 1-based, as the user gives them."""
+
+    hand: tuple[int, ...]  # card ids in the order given
+    players: int
+    seat: int
+    trump: int  # -1..3
+    trump_card: int | None  # the turned-up card's id when given
+    earlier_bids: tuple[int, ...] | None  # bids of seats 1..seat-1, or None when unknown
+    hook: bool
+    policy: str  # the opponents' policy
+    player_policy: str  # the policy that plays the player's cards to its bid
+
+    @property
+    def r(self) -> int:
+        return len(self.hand)
+
+    @property
+    def last_round(self) -> bool:
+        return self.players * self.r == 60
+
+    @property
+    def hand_mask(self) -> int:
+        return cards_to_mask(self.hand)
+
+    @property
+    def turn_up_pool(self) -> int:
+        """The cards the turned-up card may be (0 in the last round: nothing is turned up)."""
+        if self.last_round:
+            return 0
+        if self.trump_card is not None:
+            return 1 << self.trump_card
+        if self.trump == NO_TRUMP:
+            return int(JESTER_MASK) & ~self.hand_mask
+        return int(SUIT_MASKS[self.trump]) & ~self.hand_mask
+
+    @property
+    def unknown_mask(self) -> int:
+        """Cards the player cannot see; the turned-up card is out when its identity is known."""
+        known = self.hand_mask | (1 << self.trump_card if self.trump_card is not None else 0)
+        return int(FULL_DECK_MASK) & ~known
+
+    @property
+    def forbidden(self) -> int:
+        """The bid the hook forbids the player (the dealer), or -1."""
+        if not (self.hook and self.seat == self.players and self.earlier_bids is not None):
+            return -1
+        left = self.r - sum(self.earlier_bids)
+        return left if 0 <= left <= self.r else -1
+
+    @property
+    def dealer_named_trump(self) -> bool:
+        """A turned-up Wizard whose suit an opponent (the dealer) named after seeing their hand."""
+        return self.trump_card is not None and FIRST_WIZARD <= self.trump_card < FIRST_JESTER \
+            and self.seat != self.players
+
+    def describe(self) -> dict:
+        return {
+            "hand": format_cards(self.hand),
+            "players": self.players,
+            "seat": self.seat,
+            "trump": format_trump(self.trump),
+            "trump_card": None if self.trump_card is None else format_card(self.trump_card),
+            "earlier_bids": None if self.earlier_bids is None else list(self.earlier_bids),
+            "hook": self.hook,
+        }
+
+
+def _int_option(value, name: str) -> int:
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        raise AdviceError(f"{name} must be a whole number, got {value!r}")
+    return int(value)
+
+
+def parse_bids(bids) -> tuple[int, ...] | None:
+    """Bids from ``"1,0"`` or a sequence of ints; None stays None (bids unknown)."""
+    if bids is None:
+        return None
+    if isinstance(bids, str):
+        text = bids.strip()
+        if not text:
+            return ()
+        out = []
+        for i, token in enumerate(text.split(",")):
+            token = token.strip()
+            if not token.lstrip("-").isdigit():
+                raise AdviceError(f"bid {token!r} (position {i + 1}) in {bids!r} is not a whole number: "
+                                  f"write earlier bids like '1,0'")
+            out.append(int(token))
+        return tuple(out)
+    return tuple(_int_option(b, "an earlier bid") for b in bids)
+
+
+def make_question(hand, trump, seat, players=4, *, bids=None, hook=False, trump_card=None,
+                  policy="random", player_policy="random") -> Question:
+    """Check a question (see the module docstring) and return it; raise ``AdviceError`` otherwise."""
+    players = _int_option(players, "players")
+    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise AdviceError(f"players must be {MIN_PLAYERS}..{MAX_PLAYERS}, got {players}")
+    seat = _int_option(seat, "seat")
+    if not 1 <= seat <= players:
+        raise AdviceError(f"seat must be 1..{players} with {players} players (seat {players} deals), got {seat}")
+    try:
+        ids = parse_cards(hand) if isinstance(hand, str) else parse_cards([int(c) for c in np.ravel(hand)])
+    except CardError as err:
+        raise AdviceError(f"hand: {err}") from None
+    r = len(ids)
+    max_r = n_game_rounds(players)
+    if r == 0:
+        raise AdviceError("the hand is empty: give your cards, like 'W,AS,3H'")
+    if r > max_r:
+        raise AdviceError(f"{r} cards is too many for {players} players: rounds have at most {max_r} cards each")
+    hand_ids = tuple(int(c) for c in ids)
+    last_round = players * r == 60
+
+    trump_code = None
+    if trump is not None and not (isinstance(trump, str) and not trump.strip()):
+        try:
+            trump_code = parse_trump(trump)
+        except CardError as err:
+            raise AdviceError(str(err)) from None
+
+    card = None
+    if trump_card is not None:
+        if last_round:
+            raise AdviceError(f"round {r} with {players} players is the last round: every card is dealt and "
+                              f"nothing is turned up, so leave out the trump card")
+        try:
+            if isinstance(trump_card, str):
+                got = parse_cards(trump_card, taken=hand_ids)
+            else:
+                got = parse_cards([int(c) for c in np.ravel(trump_card)])
+        except CardError as err:
+            raise AdviceError(f"trump card: {err}") from None
+        if len(got) != 1:
+            raise AdviceError(f"give one turned-up card, got {len(got)} ({trump_card!r})")
+        card = int(got[0])
+        if card in hand_ids:
+            raise AdviceError(f"the trump card {format_card(card)} is also in the hand: a card is in the deck once")
+        if FIRST_WIZARD <= card < FIRST_JESTER:
+            if trump_code is None:
+                raise AdviceError("a Wizard was turned up: give --trump, the suit the dealer named")
+            if trump_code == NO_TRUMP:
+                raise AdviceError("a Wizard was turned up: the dealer names a suit (S, H, D or C), never 'none'")
+        else:
+            implied = NO_TRUMP if card >= FIRST_JESTER else card_suit(card)
+            if trump_code is not None and trump_code != implied:
+                raise AdviceError(f"the trump card {format_card(card)} makes trump {format_trump(implied)}, "
+                                  f"not {format_trump(trump_code)}")
+            trump_code = implied
+
+    if trump_code is None:
+        if not last_round:
+            raise AdviceError("give the trump: S, H, D, C or none (or the turned-up card)")
+        trump_code = NO_TRUMP
+    if last_round and trump_code != NO_TRUMP:
+        raise AdviceError(f"round {r} with {players} players is the last round: nothing is turned up and there "
+                          f"is no trump, so trump {format_trump(trump_code)} is impossible")
+
+    mask = cards_to_mask(hand_ids)
+    if card is None and not last_round:
+        if trump_code == NO_TRUMP and not (int(JESTER_MASK) & ~mask):
+            raise AdviceError("no trump before the last round means a Jester was turned up, "
+                              "but all four Jesters are in the hand")
+        if trump_code >= 0 and not (int(SUIT_MASKS[trump_code]) & ~mask):
+            raise AdviceError(f"trump {format_trump(trump_code)} means a card of that suit was turned up, "
+                              f"but the hand holds all of them")
+
+    earlier = parse_bids(bids)
+    if earlier is not None:
+        if len(earlier) != seat - 1:
+            raise AdviceError(f"seat {seat} hears {seat - 1} earlier bid{'s' if seat != 2 else ''} "
+                              f"(seats 1..{seat - 1}), got {len(earlier)}" if seat > 1 else
+                              f"seat 1 bids first: there are no earlier bids, got {len(earlier)}")
+        for i, b in enumerate(earlier):
+            if not 0 <= b <= r:
+                raise AdviceError(f"the bid of seat {i + 1} is {b}: bids are 0..{r} in a round of {r} cards")
+    if hook and seat == players and earlier is None:
+        raise AdviceError(f"with the hook the dealer (seat {players}) needs the earlier bids (--bids, "
+                          f"{players - 1} of them) to know the forbidden bid")
+    return Question(hand_ids, players, seat, trump_code, card, earlier, bool(hook), policy, player_policy)

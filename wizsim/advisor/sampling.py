@@ -1,0 +1,156 @@
+"""Monte Carlo advice: deals drawn from the information set, every candidate bid played on each.
+
+Deal ``i`` of a run is round index ``i`` of the seed, the same for every candidate bid (common random
+numbers), so per-deal differences between two bids measure their difference far more precisely than
+either bid alone. Earlier seats whose policy bids from its hand are conditioned on their heard bids by
+rejection (``BID_CONDITION``): the accepted deals are an unweighted sample of the conditioned
+distribution, so the effective sample size is the number accepted. A policy whose bid ignores its
+hand (``random``) tells nothing by its bid; those seats just make the heard bid (``BID_FORCED``).
+
+Stopping: with ``samples`` given, exactly that many accepted deals (fewer only when the rejection
+budget runs out). Otherwise deals are added in doubling batches until the paired 95% interval of the
+score difference between the best allowed bid and the runner-up excludes 0, or a work cap is reached.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from wizsim.advisor.question import AdviceError
+from wizsim.policies import make_slots
+from wizsim.sim.candidates import NO_CHECK, candidate_rounds_kernel
+from wizsim.sim.round import BID_CONDITION, BID_FORCED, BID_FREE, TRUMP_BY_RULES
+
+# Policies whose bid and trump choice do not depend on the hand: nothing to condition on.
+HAND_BLIND = frozenset({"random"})
+
+Z95 = 1.959963984540054
+FIRST_BATCH = 1_000
+# Default-precision cap, in card plays (deals x candidate bids x cards per round x players): about
+# 5 s on one core of the reference machine for any round size.
+MAX_CARD_PLAYS = 40_000_000
+MIN_CAP = 2_000
+# Rejection budget: tried deals per accepted deal wanted, and in absolute terms.
+MAX_TRIED_FACTOR = 400
+MAX_TRIED = 20_000_000
+
+
+@dataclass
+class Sample:
+    tricks: np.ndarray  # (n, r+1) int8: tricks taken by the player bidding b, per accepted deal
+    tried: int  # deals drawn, accepted or not
+    conditioned: bool  # earlier bids were conditioned on by rejection
+
+
+def kernel_setup(q):
+    """The fixed parts of ``play_round`` for question ``q`` (seats 0-based in the arrays)."""
+    players, seat0 = q.players, q.seat - 1
+    names = [q.policy] * players
+    names[seat0] = q.player_policy
+    slots = make_slots(names)
+    seat_slot = np.array([slots.slot_of(n) for n in names], dtype=np.int8)
+    fixed_hands = np.zeros(players, np.uint64)
+    fixed_hands[seat0] = np.uint64(q.hand_mask)
+    bid_mode = np.full(players, BID_FREE, np.int8)
+    fixed_bids = np.zeros(players, np.int8)
+    bid_mode[seat0] = BID_FORCED
+    conditioned = False
+    if q.earlier_bids is not None:
+        blind = q.policy in HAND_BLIND
+        for s, b in enumerate(q.earlier_bids):
+            bid_mode[s] = BID_FORCED if blind else BID_CONDITION
+            fixed_bids[s] = b
+        conditioned = not blind and len(q.earlier_bids) > 0
+    trump_check = NO_CHECK
+    if q.dealer_named_trump and q.policy not in HAND_BLIND:
+        trump_check = q.trump
+        conditioned = True
+    fixed_trump = TRUMP_BY_RULES if q.last_round else q.trump
+    pool = np.uint64(q.turn_up_pool if not q.last_round else 0)
+    return dict(players=players, r=q.r, hook=q.hook, seat_slot=seat_slot, slots=slots, fixed_hands=fixed_hands,
+                turn_up_pool=pool, fixed_trump=fixed_trump, bid_mode=bid_mode, fixed_bids=fixed_bids, seat=seat0,
+                trump_check=trump_check, conditioned=conditioned)
+
+
+def run_deals(setup, seed: int, first_index: int, n: int):
+    """Deals ``first_index .. first_index + n - 1``: (accepted (n,) bool, tricks (n, r+1) int8)."""
+    r = setup["r"]
+    slots = setup["slots"]
+    accepted = np.zeros(n, np.bool_)
+    tricks = np.zeros((n, r + 1), np.int8)
+    candidates = np.arange(r + 1, dtype=np.int8)
+    candidate_rounds_kernel(np.uint64(seed), np.int64(first_index), setup["players"], r, setup["hook"],
+                            setup["seat_slot"], slots.kinds, slots.params, slots.table, setup["fixed_hands"],
+                            setup["turn_up_pool"], np.int64(setup["fixed_trump"]), setup["bid_mode"],
+                            setup["fixed_bids"], setup["seat"], candidates, np.int64(setup["trump_check"]),
+                            accepted, tricks)
+    return accepted, tricks
+
+
+def scores_of(tricks: np.ndarray) -> np.ndarray:
+    """(n, r+1) scores of bidding b (column b) and taking ``tricks[:, b]``."""
+    t = tricks.astype(np.int32)
+    b = np.arange(tricks.shape[1], dtype=np.int32)[None, :]
+    return np.where(t == b, 20 + 10 * t, -10 * np.abs(t - b))
+
+
+def separated(scores: np.ndarray, allowed: np.ndarray) -> bool:
+    """True when the best allowed bid beats the runner-up with 95% confidence (paired interval)."""
+    n = scores.shape[0]
+    idx = np.flatnonzero(allowed)
+    if idx.size < 2:
+        return n >= FIRST_BATCH
+    means = scores[:, idx].mean(axis=0)
+    order = np.argsort(-means, kind="stable")
+    best, second = idx[order[0]], idx[order[1]]
+    d = scores[:, best] - scores[:, second]
+    sd = d.std(ddof=1) if n > 1 else np.inf
+    return d.mean() - Z95 * sd / np.sqrt(n) > 0
+
+
+def default_cap(q) -> int:
+    return max(MIN_CAP, MAX_CARD_PLAYS // ((q.r + 1) * q.r * q.players))
+
+
+def sample(q, seed: int, samples: int | None = None, allowed: np.ndarray | None = None,
+           max_samples: int | None = None) -> Sample:
+    """Accepted deals for question ``q`` (see the module docstring for when it stops)."""
+    setup = kernel_setup(q)
+    want = samples if samples is not None else min(FIRST_BATCH, max_samples or FIRST_BATCH)
+    cap = samples if samples is not None else (max_samples or default_cap(q))
+    if allowed is None:
+        allowed = np.ones(q.r + 1, bool)
+    max_tried = min(MAX_TRIED, MAX_TRIED_FACTOR * max(cap, FIRST_BATCH)) if setup["conditioned"] else None
+    parts: list[np.ndarray] = []
+    have = 0
+    tried = 0
+    rate = 1.0
+    while True:
+        need = want - have
+        n = need if not setup["conditioned"] else int(min(max(need / max(rate, 1e-4) * 1.1, 256), 4_000_000))
+        if max_tried is not None:
+            n = min(n, max_tried - tried)
+        if n <= 0:
+            break
+        acc, tricks = run_deals(setup, seed, tried, n)
+        tried += n
+        got = tricks[acc]
+        parts.append(got[:need])
+        have += min(len(got), need)
+        rate = max(have, 1) / tried
+        if have < want:
+            continue
+        if samples is not None or want >= cap:
+            break
+        all_tricks = np.concatenate(parts)
+        parts = [all_tricks]
+        if separated(scores_of(all_tricks), allowed):
+            break
+        want = min(2 * want, cap)
+    tricks = np.concatenate(parts) if parts else np.zeros((0, q.r + 1), np.int8)
+    if len(tricks) == 0:
+        raise AdviceError(f"no deal among {tried:,} drawn matches the earlier bids {list(q.earlier_bids or [])} "
+                          f"as the {q.policy} policy bids: they are (nearly) impossible for it")
+    return Sample(tricks, tried, setup["conditioned"])

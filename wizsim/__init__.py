@@ -7,16 +7,19 @@ from wizsim.cards import CardError, format_cards, parse_cards
 from wizsim.config import ConfigError, RulesConfig
 from wizsim.rules.api import legal_plays, score, trick_winner
 from wizsim.sim.driver import GameBatch, RoundBatch, simulate_games, simulate_rounds
+from wizsim.advisor import Advice, advise
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "Advice",
     "CardError",
     "ConfigError",
     "GameBatch",
     "RoundBatch",
     "RulesConfig",
     "__version__",
+    "advise",
     "format_cards",
     "legal_plays",
     "parse_cards",

@@ -6,11 +6,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from wizsim.policies.dispatch import RANDOM
+from wizsim.policies.dispatch import HEURISTIC, RANDOM
 
 N_PARAMS = 8
 
-POLICY_KINDS = {"random": RANDOM}
+POLICY_KINDS = {"random": RANDOM, "heuristic": HEURISTIC}
 
 
 @dataclass(frozen=True)
@@ -47,4 +47,9 @@ def make_slots(names) -> PolicySlots:
     kinds = np.array([POLICY_KINDS[n] for n in unique], dtype=np.int8)
     params = np.zeros((len(unique), N_PARAMS), dtype=np.float64)
     table = np.zeros(1, dtype=np.float64)
+    if "heuristic" in unique:
+        from wizsim.policies.heuristic_values import VALUES
+
+        # the heuristic's value table; its params row is all defaults (0: no bid shift)
+        table = np.array(VALUES, dtype=np.float64)
     return PolicySlots(tuple(unique), kinds, params, table)

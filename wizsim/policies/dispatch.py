@@ -25,22 +25,31 @@ choose_trump(kind, params, table, players, r, hand, rng)
 from __future__ import annotations
 
 from wizsim._jit import inline_kernel
+from wizsim.policies.heuristic import heuristic_bid, heuristic_card, heuristic_trump
 from wizsim.policies.random_policy import random_bid, random_card, random_trump
 
 RANDOM = 0
+HEURISTIC = 1
 
 
 @inline_kernel
 def choose_bid(kind, params, table, seat, players, r, hand, turn_up, trump, bids, forbidden, rng):
+    if kind == HEURISTIC:
+        return heuristic_bid(params, table, seat, players, r, hand, turn_up, trump, bids, forbidden)
     return random_bid(r, forbidden, rng)
 
 
 @inline_kernel
 def choose_card(kind, params, table, seat, players, r, hand, legal, turn_up, trump, bids, tricks,
                 played, trick_cards, n_in_trick, led, winning_pos, voids, rng):
+    if kind == HEURISTIC:
+        return heuristic_card(params, table, seat, players, r, hand, legal, turn_up, trump, bids, tricks,
+                              played, trick_cards, n_in_trick, led, winning_pos, voids)
     return random_card(legal, rng)
 
 
 @inline_kernel
 def choose_trump(kind, params, table, players, r, hand, rng):
+    if kind == HEURISTIC:
+        return heuristic_trump(params, table, players, r, hand)
     return random_trump(rng)

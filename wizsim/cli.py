@@ -80,10 +80,24 @@ def main():
 @click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True, help="Run seed.")
 @click.option("--threads", type=click.IntRange(min=1), default=None, help="Threads (default: all cores).")
 @click.option("--out", type=click.Path(file_okay=False), default=None, help="Write a Parquet dataset to this folder.")
+@click.option("--trick-log", is_flag=True, help="With --out: also write the tricks table (one row per trick).")
+@click.option("--chunk-size", type=click.IntRange(min=1), default=None,
+              help="With --out: rounds (games with --games) per file  [default: 1048576 rounds, 65536 games].")
+@click.option("--overwrite", is_flag=True, help="With --out: replace a different run's data in the folder.")
+@click.option("--engine", type=click.Choice(["local", "dask"]), default="local", show_default=True,
+              help="With --out: run the chunks here or on a Dask cluster.")
+@click.option("--scheduler", default=None, help="With --engine dask: the scheduler address (tcp://host:8786).")
+@click.option("--workers", type=click.IntRange(min=1), default=None,
+              help="With --engine dask: start a local cluster of N workers.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as one JSON object.")
 @bad_input_is_usage_error
-def simulate(players, round_size, rounds, games, policy, policies, hook, seed, threads, out, as_json):
-    """Simulate many rounds (--round R --rounds N) or whole games (--games N) and summarise them."""
+def simulate(players, round_size, rounds, games, policy, policies, hook, seed, threads, out, trick_log, chunk_size,
+             overwrite, engine, scheduler, workers, as_json):
+    """Simulate many rounds (--round R --rounds N) or whole games (--games N) and summarise them.
+
+    With --out DIR the rounds go to a Parquet dataset in DIR instead (rerun the same command to
+    resume an interrupted run); the summary then describes what was written.
+    """
     from wizsim.sim.summary import summarize
 
     if policy and policies:
@@ -93,9 +107,25 @@ def simulate(players, round_size, rounds, games, policy, policies, hook, seed, t
         raise click.UsageError("give --round R (cards per player) or --games N (whole games)")
     if games is not None and round_size is not None:
         raise click.UsageError("--round and --games do not go together: a game plays every round size")
-    if out is not None:
-        raise click.UsageError("--out (Parquet output) is not available yet in this build")
+    dataset_only = {"--trick-log": trick_log, "--chunk-size": chunk_size, "--overwrite": overwrite,
+                    "--engine dask": engine != "local", "--scheduler": scheduler, "--workers": workers}
+    if out is None and any(dataset_only.values()):
+        given = ", ".join(k for k, v in dataset_only.items() if v)
+        raise click.UsageError(f"{given}: these options need --out DIR")
     total = games if games is not None else rounds
+    if out is not None:
+        from wizsim.dataset.run import write_dataset
+
+        with progress_bar(total, "game" if games else "round") as bar:
+            report = write_dataset(out, players, r=round_size, rounds=None if games else rounds, games=games,
+                                   policies=names, hook=hook, seed=seed, trick_log=trick_log, chunk_size=chunk_size,
+                                   engine=engine, threads=threads, overwrite=overwrite, scheduler=scheduler,
+                                   workers=workers, progress=bar.update)
+        if as_json:
+            emit_json(report.to_dict())
+        else:
+            click.echo(render_dataset_report(report))
+        return
     with progress_bar(total, "game" if games else "round") as bar:
         summary = summarize(players, r=round_size, rounds=rounds, games=games, policies=names, hook=hook,
                             seed=seed, threads=threads, progress=bar.update)
@@ -103,6 +133,17 @@ def simulate(players, round_size, rounds, games, policy, policies, hook, seed, t
         emit_json(summary.to_dict())
     else:
         click.echo(render_summary(summary))
+
+
+def render_dataset_report(rep) -> str:
+    done = (f"wrote {rep.chunks_written} of {rep.chunks} chunks ({rep.units_written:,} {rep.unit}s, "
+            f"{rep.files_written} files, {rep.bytes_written / 1e6:,.1f} MB) in {rep.seconds:.2f} s, "
+            f"{rep.units_per_second:,.0f} {rep.unit}s/s")
+    lines = [f"dataset {rep.out} (run {rep.run_id}): {done}"]
+    if rep.chunks_skipped:
+        lines.append(f"{rep.chunks_skipped} chunks were already complete (resumed)")
+    lines.append(f"re-create with: {rep.command}")
+    return "\n".join(lines)
 
 
 def render_summary(s) -> str:

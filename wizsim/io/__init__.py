@@ -1,0 +1,1 @@
+"""Parquet input/output: ``schema`` defines every column once, ``parquet`` writes and reads files."""

@@ -1,0 +1,127 @@
+"""THE Parquet schemas of wizsim datasets: every column, its type and its description, defined once.
+
+A dataset folder holds two tables, each hive-partitioned by ``players`` and ``round``:
+
+- ``rounds``: one row per (simulated round, seat);
+- ``tricks`` (only with ``--trick-log``): one row per trick.
+
+``ROUNDS`` and ``TRICKS`` are the full logical tables. The partition columns (``PARTITION_COLUMNS``)
+live in the folder names (``rounds/players=4/round=15/part-000000.parquet``), not inside the files;
+``file_schema`` gives what a data file holds. Card ids, seats and trump codes follow RULES.md:
+seats are 1-based (seat 1 bids first and leads trick one, seat ``players`` deals).
+
+Bump ``SCHEMA_VERSION`` on any column change; ``RULES_VERSION`` (wizsim.config) when the simulated
+results of a seed could change. The writer stamps both into every file and the reader checks them.
+``docs/schema.md`` and the README's schema section are generated from this module
+(``scripts/gen_schema_docs.py``).
+"""
+
+from __future__ import annotations
+
+import pyarrow as pa
+
+from wizsim.config import RULES_VERSION
+
+SCHEMA_VERSION = 1
+PARTITION_COLUMNS = ("players", "round")
+
+# schema-level metadata keys (bytes, as Parquet stores them)
+KEY_SCHEMA_VERSION = b"wizsim.schema_version"
+KEY_RULES_VERSION = b"wizsim.rules_version"
+KEY_TABLE = b"wizsim.table"
+KEY_VERSION = b"wizsim.version"
+KEY_RUN = b"wizsim.run"  # JSON: run id, rules options, policies, seed, counts, the command that re-creates it
+KEY_FILE = b"wizsim.file"  # JSON: this file's chunk and partition values
+DESCRIPTION = b"description"
+
+_POLICY = pa.dictionary(pa.int8(), pa.string())
+_RUN_ID = pa.dictionary(pa.int8(), pa.string())
+
+
+def _field(name: str, type_: pa.DataType, description: str, nullable: bool = False) -> pa.Field:
+    return pa.field(name, type_, nullable=nullable, metadata={DESCRIPTION: description.encode()})
+
+
+_RUN_FIELDS = [
+    _field("run_id", _RUN_ID, "Identifier of the run (a hash of its parameters and versions); the same in every row "
+           "and file of one run."),
+    _field("round_index", pa.int64(), "The round's index in the run's random stream: round i of a run depends only "
+           "on (seed, i). Rounds mode: 0..rounds-1. Game mode: game_id * (60 / players) + game_round - 1."),
+    _field("game_id", pa.int64(), "Game mode: the game's index in the run (0..games-1). Null in rounds mode.",
+           nullable=True),
+    _field("game_round", pa.int8(), "Game mode: the round's number in its game, 1..60/players (equal to the cards "
+           "per player). Null in rounds mode.", nullable=True),
+]
+_PARTITION_FIELDS = [
+    _field("players", pa.int8(), "Players at the table, 3..6 (partition column: in the folder name)."),
+    _field("round", pa.int8(), "Cards dealt to each player this round, 1..60/players (partition column: in the "
+           "folder name)."),
+]
+
+ROUNDS = pa.schema(
+    _RUN_FIELDS + _PARTITION_FIELDS + [
+        _field("seat", pa.int8(), "Seat 1..players counted from the dealer's left: seat 1 bids first and leads "
+               "trick one, seat `players` deals."),
+        _field("player", pa.int8(), "Game mode: the player (identity 1..players) in this seat this round; the deal "
+               "passes left each round. Null in rounds mode.", nullable=True),
+        _field("policy", _POLICY, "Name of the policy that played this seat."),
+        _field("hand", pa.uint64(), "The seat's hand as dealt: a bit mask, bit `id` set for each card id held "
+               "(RULES.md: 2S=0 .. AC=51, Wizards 52..55, Jesters 56..59)."),
+        _field("n_wizards", pa.int8(), "Wizards in the hand, 0..4."),
+        _field("n_jesters", pa.int8(), "Jesters in the hand, 0..4."),
+        _field("n_trumps", pa.int8(), "Suited cards of the trump suit in the hand (Wizards not counted); 0 when "
+               "there is no trump."),
+        _field("turn_up", pa.int8(), "Card id turned up after the deal; -1 when nothing is turned up (the last round "
+               "of a game deals every card)."),
+        _field("trump", pa.int8(), "Trump suit of the round: 0 S, 1 H, 2 D, 3 C, -1 none (a turned-up Jester or "
+               "nothing turned up; a turned-up Wizard lets the dealer choose)."),
+        _field("bid", pa.int8(), "Tricks the seat bid, 0..round."),
+        _field("tricks", pa.int8(), "Tricks the seat took, 0..round; a round's tricks sum to `round`."),
+        _field("score", pa.int16(), "Round score: 20 + 10 * tricks when tricks == bid, else -10 * |tricks - bid|."),
+        _field("total", pa.int16(), "Game mode: the player's running total after this round. Null in rounds mode.",
+               nullable=True),
+    ],
+    metadata={KEY_TABLE: b"rounds", KEY_SCHEMA_VERSION: str(SCHEMA_VERSION).encode(),
+              KEY_RULES_VERSION: str(RULES_VERSION).encode()},
+)
+
+TRICKS = pa.schema(
+    _RUN_FIELDS + _PARTITION_FIELDS + [
+        _field("trick", pa.int8(), "Trick number within the round, 1..round."),
+        _field("leader", pa.int8(), "Seat (1..players) that led the trick: seat 1 leads trick one, then the "
+               "winner of the previous trick."),
+        _field("cards", pa.list_(pa.int8()),
+               "Card ids in order of play, `players` of them: the i-th (0-based) was played by seat "
+               "(leader - 1 + i) % players + 1."),
+        _field("winner", pa.int8(), "Seat (1..players) that won the trick."),
+    ],
+    metadata={KEY_TABLE: b"tricks", KEY_SCHEMA_VERSION: str(SCHEMA_VERSION).encode(),
+              KEY_RULES_VERSION: str(RULES_VERSION).encode()},
+)
+
+TABLES = {"rounds": ROUNDS, "tricks": TRICKS}
+
+
+def table_schema(table: str) -> pa.Schema:
+    try:
+        return TABLES[table]
+    except KeyError:
+        raise ValueError(f"unknown table {table!r}: choose from {', '.join(TABLES)}") from None
+
+
+def file_schema(table: str) -> pa.Schema:
+    """The columns a data file holds: the table without its partition columns (they are in the path)."""
+    schema = table_schema(table)
+    for name in PARTITION_COLUMNS:
+        schema = schema.remove(schema.get_field_index(name))
+    return schema
+
+
+def partitioning_schema() -> pa.Schema:
+    """Types of the hive partition columns, for readers that want them as declared (int8)."""
+    schema = ROUNDS
+    return pa.schema([schema.field(name) for name in PARTITION_COLUMNS])
+
+
+def describe(field: pa.Field) -> str:
+    return (field.metadata or {}).get(DESCRIPTION, b"").decode()

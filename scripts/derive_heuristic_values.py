@@ -38,7 +38,7 @@ import numpy as np
 from wizsim._jit import kernel
 from wizsim.policies import N_PARAMS, PolicySlots
 from wizsim.policies.dispatch import HEURISTIC
-from wizsim.policies.heuristic import (F_EARLIER, F_SEAT, F_SIDE, F_TRUMP, F_VOID, F_WIZARD, N_CONTEXTS,
+from wizsim.policies.heuristic import (F_EARLIER, F_JESTER, F_SEAT, F_SIDE, F_TRUMP, F_VOID, F_WIZARD, N_CONTEXTS,
                                        N_FEATURES, N_LENGTH_BUCKETS, TABLE_SIZE, feature_names, hand_features,
                                        table_row)
 from wizsim.sim.driver import simulate_rounds

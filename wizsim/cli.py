@@ -194,5 +194,27 @@ def advise(hand, trump, seat, players, bids, hook, trump_card, samples, seed, po
         click.echo(render_advice(advice))
 
 
+
+@main.command(epilog=EXIT_HELP)
+@click.option("--players", type=click.IntRange(3, 6), default=4, show_default=True, help="Players at the table.")
+@click.option("--policies", required=True, help="Comma list, one policy per player (repeats allowed), e.g. heuristic,random,random,random.")
+@click.option("--games", type=click.IntRange(min=1), default=10_000, show_default=True,
+              help="Games in all, counting every rotation of the policies (rounded up to whole deals).")
+@click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True, help="Run seed.")
+@click.option("--hook", is_flag=True, help="Hook variant: the bids may not add up to the round size.")
+@click.option("--threads", type=click.IntRange(min=1), default=None, help="Threads (default: all cores).")
+@click.option("--json", "as_json", is_flag=True, help="Print the results as one JSON object.")
+@bad_input_is_usage_error
+def tournament(players, policies, games, seed, hook, threads, as_json):
+    """Whole games between policies: every policy in every seat equally often, on shared deals."""
+    from wizsim.tournament import render_tournament, run_tournament
+
+    with progress_bar(games, "game") as bar:
+        result = run_tournament(players, policies, games, seed=seed, hook=hook, threads=threads, progress=bar.update)
+    if as_json:
+        emit_json(result.to_dict())
+    else:
+        click.echo(render_tournament(result))
+
 if __name__ == "__main__":
     main()

@@ -208,7 +208,7 @@ def simulate_games(players: int, n_games: int, policies="random", *, hook: bool 
         if not isinstance(n_games, (int, np.integer)) or n_games < 0:
             raise ConfigError(f"the number of games must be 0 or more, got {n_games!r}")
         game_ids = np.arange(first_game, first_game + int(n_games), dtype=np.int64)
-    game_ids = np.asarray(game_ids, dtype=np.int64)
+    game_ids = np.ascontiguousarray(game_ids, dtype=np.int64)  # any other layout would compile anew
     n = game_ids.shape[0]
     if player_policies is None:
         per_player = seat_policies(policies, players)

@@ -172,7 +172,7 @@ def make_question(hand, trump, seat, players=4, *, bids=None, hook=False, trump_
                               f"nothing is turned up, so leave out the trump card")
         try:
             if isinstance(trump_card, str):
-                got = parse_cards(trump_card, taken=hand_ids)
+                got = parse_cards(trump_card)
             else:
                 got = parse_cards([int(c) for c in np.ravel(trump_card)])
         except CardError as err:
@@ -180,6 +180,15 @@ def make_question(hand, trump, seat, players=4, *, bids=None, hook=False, trump_
         if len(got) != 1:
             raise AdviceError(f"give one turned-up card, got {len(got)} ({trump_card!r})")
         card = int(got[0])
+        if card >= FIRST_WIZARD:
+            # the four Wizards (Jesters) are interchangeable: the turned-up one is one not in the hand
+            first = FIRST_WIZARD if card < FIRST_JESTER else FIRST_JESTER
+            free = [c for c in range(first, first + 4) if c not in hand_ids]
+            if not free:
+                kind = "Wizards" if first == FIRST_WIZARD else "Jesters"
+                raise AdviceError(f"the trump card {format_card(card)} cannot be turned up: all four {kind} are "
+                                  f"in the hand")
+            card = free[0]
         if card in hand_ids:
             raise AdviceError(f"the trump card {format_card(card)} is also in the hand: a card is in the deck once")
         if FIRST_WIZARD <= card < FIRST_JESTER:

@@ -74,19 +74,24 @@ def kernel_setup(q):
                 trump_check=trump_check, conditioned=conditioned)
 
 
-def run_deals(setup, seed: int, first_index: int, n: int):
-    """Deals ``first_index .. first_index + n - 1``: (accepted (n,) bool, tricks (n, r+1) int8)."""
+def run_deals(setup, seed: int, first_index: int, n: int, want_hands: bool = False):
+    """Deals ``first_index .. first_index + n - 1``: accepted (n,) bool, tricks (n, r+1) int8, and,
+    with ``want_hands``, turn_up (n,) int8 and hands (n, players) uint64 (else None, None)."""
     r = setup["r"]
     slots = setup["slots"]
     accepted = np.zeros(n, np.bool_)
     tricks = np.zeros((n, r + 1), np.int8)
+    turn_up = np.zeros(n, np.int8)
+    hands = np.zeros((n if want_hands else 1, setup["players"]), np.uint64)
     candidates = np.arange(r + 1, dtype=np.int8)
     candidate_rounds_kernel(np.uint64(seed), np.int64(first_index), setup["players"], r, setup["hook"],
                             setup["seat_slot"], slots.kinds, slots.params, slots.table, setup["fixed_hands"],
                             setup["turn_up_pool"], np.int64(setup["fixed_trump"]), setup["bid_mode"],
                             setup["fixed_bids"], setup["seat"], candidates, np.int64(setup["trump_check"]),
-                            accepted, tricks)
-    return accepted, tricks
+                            bool(want_hands), accepted, tricks, turn_up, hands)
+    if want_hands:
+        return accepted, tricks, turn_up, hands
+    return accepted, tricks, None, None
 
 
 def scores_of(tricks: np.ndarray) -> np.ndarray:
@@ -134,7 +139,7 @@ def sample(q, seed: int, samples: int | None = None, allowed: np.ndarray | None 
             n = min(n, max_tried - tried)
         if n <= 0:
             break
-        acc, tricks = run_deals(setup, seed, tried, n)
+        acc, tricks, _, _ = run_deals(setup, seed, tried, n)
         tried += n
         got = tricks[acc]
         parts.append(got[:need])

@@ -34,14 +34,15 @@ BLOCK = 64
 @parallel_kernel
 def candidate_rounds_kernel(seed, first_index, players, r, hook, seat_slot, slot_kind, slot_params, table,
                             fixed_hands, turn_up_pool, fixed_trump, bid_mode, fixed_bids, seat, candidates,
-                            trump_check, accepted, tricks):
+                            trump_check, want_hands, accepted, tricks, turn_up, hands):
     """Rounds ``first_index .. first_index + n - 1`` of the run ``seed``, each once per candidate bid.
 
     seat : int, the advisor's 0-based seat (its ``bid_mode`` entry must be ``BID_FORCED``).
     candidates : (k,) int8, the bids to try; trump_check : int, ``NO_CHECK`` or the suit the dealer
         named on a turned-up Wizard (deals where the dealer's policy would not name it are rejected).
-    accepted : (n,) bool out; tricks : (n, k) int8 out, the tricks the advisor took bidding
-        ``candidates[j]`` (0 on rejected rows).
+    want_hands : bool. Outputs: accepted (n,) bool; tricks (n, k) int8, the tricks the advisor took
+    bidding ``candidates[j]`` (0 on rejected rows); turn_up (n,) int8; hands (n, players) uint64, the
+    deal (only when want_hands, else any (1, players) array, untouched).
     The other arguments are those of ``round.play_round``, the same for every round.
     """
     n = accepted.shape[0]
@@ -76,6 +77,11 @@ def candidate_rounds_kernel(seed, first_index, players, r, hook, seat_slot, slot
                                         deal_rng, play_rng, deck, live, trick_cards, voids,
                                         hands_out, bids_out, tricks_out, scores_out,
                                         False, log_cards, log_leader, log_winner)
+                if j == 0:
+                    turn_up[i] = tu
+                    if want_hands:
+                        for s in range(players):
+                            hands[i, s] = hands_out[s]
                 if ok and j == 0 and trump_check != NO_CHECK:
                     play_rng[0] = stream_key(seed, index, CHECK_STREAM)
                     slot = seat_slot[dealer]

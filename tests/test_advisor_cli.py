@@ -1,0 +1,112 @@
+"""``wizsim advise``: every bad input of CONTRACT.md exits 2 with a message naming it; the table and
+the JSON object."""
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from wizsim.cli import main
+
+BASE = ["advise", "--hand", "W,AS,3H", "--trump", "S", "--seat", "2"]
+
+
+def _run(args):
+    return CliRunner().invoke(main, args)
+
+
+@pytest.mark.parametrize("args,needle", [
+    (["advise", "--hand", "W,XS,3H", "--trump", "S", "--seat", "2"], "unknown card 'XS'"),
+    (["advise", "--hand", "AS,AS", "--trump", "S", "--seat", "2"], "duplicate card 'AS'"),
+    (["advise", "--hand", "1S,3H", "--trump", "S", "--seat", "2"], "'1S' is not a rank"),
+    (["advise", "--hand", "AS,,3H", "--trump", "S", "--seat", "2"], "empty card"),
+    (["advise", "--hand", "W,W,W,W,W", "--trump", "S", "--seat", "2"], "more than 4 Wizards"),
+    (["advise", "--hand", "", "--trump", "S", "--seat", "2"], "the hand is empty"),
+    (["advise", "--hand", ",".join(f"{r}H" for r in "23456789TJQK"), "--trump", "S", "--seat", "2",
+      "--players", "6"], "too many for 6 players"),
+    (BASE[:-1] + ["5"], "seat must be 1..4"),
+    (BASE[:-1] + ["0"], "seat must be 1..4"),
+    (BASE + ["--players", "7"], "'--players'"),
+    (BASE + ["--players", "2"], "'--players'"),
+    (BASE + ["--bids", "1,0"], "seat 2 hears 1 earlier bid"),
+    (["advise", "--hand", "W,AS,3H", "--trump", "S", "--seat", "1", "--bids", "1"], "no earlier bids"),
+    (BASE + ["--bids", "4"], "bids are 0..3"),
+    (BASE + ["--bids", "-1"], "bids are 0..3"),
+    (BASE + ["--bids", "x"], "not a whole number"),
+    (BASE + ["--trump-card", "AS"], "also in the hand"),
+    (BASE + ["--trump-card", "7H"], "makes trump H, not S"),
+    (BASE + ["--trump-card", "J"], "makes trump none, not S"),
+    (BASE + ["--trump-card", "7H,8H"], "one turned-up card"),
+    (BASE + ["--trump-card", "1H"], "trump card"),
+    (["advise", "--hand", "W,AS,3H", "--trump", "none", "--seat", "2", "--trump-card", "W"], "never 'none'"),
+    (["advise", "--hand", "W,AS,3H", "--seat", "2", "--trump-card", "W"], "suit the dealer named"),
+    (["advise", "--hand", "W,AS,3H", "--seat", "2"], "give the trump"),
+    (["advise", "--hand", "W,AS,3H", "--trump", "X", "--seat", "2"], "unknown trump 'X'"),
+    (["advise", "--hand", ",".join(f"{r}{s}" for s in "SH" for r in "23456789TJ"), "--trump", "S",
+      "--seat", "1", "--players", "3"], "last round"),
+    (["advise", "--hand", ",".join(f"{r}{s}" for s in "SH" for r in "23456789TJ"), "--trump-card", "JD",
+      "--seat", "1", "--players", "3"], "nothing is turned up"),
+    (["advise", "--hand", "J,J,J,J,AS", "--trump", "none", "--seat", "1"], "all four Jesters are in the hand"),
+    (BASE + ["--samples", "0"], "'--samples'"),
+    (BASE + ["--seed", "-3"], "'--seed'"),
+    (BASE + ["--policy", "clever"], "unknown policy 'clever'"),
+    (["advise", "--hand", "W,AS,3H", "--trump", "S", "--seat", "4", "--hook"], "needs the earlier bids"),
+    (["advise", "--trump", "S", "--seat", "2"], "--hand"),
+])
+def test_bad_input_exits_2_naming_the_problem(args, needle):
+    result = _run(args)
+    assert result.exit_code == 2, result.output
+    assert "Error:" in result.output
+    assert needle in result.output, result.output
+    assert "Traceback" not in result.output
+    assert not isinstance(result.exception, Exception) or isinstance(result.exception, SystemExit)
+
+
+def test_table_shows_every_bid_the_recommendation_and_the_deals_used():
+    result = _run(BASE + ["--seed", "1", "--samples", "2000"])
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert "Recommended bid:" in out and "2,000 simulated deals per bid" in out
+    for b in range(4):
+        assert f"  {b}  " in out or f"> {b:>3}" in out
+    assert "Tricks taken when you bid" in out and "#" in out
+
+
+def test_round_one_says_it_is_exact():
+    result = _run(["advise", "--hand", "AS", "--trump", "S", "--seat", "1"])
+    assert result.exit_code == 0, result.output
+    assert "Exact" in result.output and "exact" in result.output
+
+
+def test_hook_row_is_marked_forbidden():
+    result = _run(["advise", "--hand", "W,AS,3H", "--trump", "S", "--seat", "4", "--bids", "1,1,0", "--hook",
+                   "--samples", "500", "--seed", "1"])
+    assert result.exit_code == 0, result.output
+    assert "the hook forbids it" in result.output
+
+
+def test_json_is_the_contract_shape():
+    result = _run(BASE + ["--json", "--seed", "5", "--samples", "1500", "--bids", "1", "--trump-card", "7S"])
+    assert result.exit_code == 0, result.output
+    obj = json.loads(result.output)
+    assert list(obj) == ["hand", "players", "seat", "trump", "trump_card", "earlier_bids", "hook", "best_bid",
+                         "method", "samples", "table"]
+    assert obj["hand"] == "W,AS,3H" and obj["trump"] == "S" and obj["trump_card"] == "7S"
+    assert obj["players"] == 4 and obj["seat"] == 2 and obj["earlier_bids"] == [1] and obj["hook"] is False
+    assert obj["method"] == "monte-carlo" and obj["samples"] == 1500
+    assert [row["bid"] for row in obj["table"]] == [0, 1, 2, 3]
+    for row in obj["table"]:
+        assert list(row) == ["bid", "allowed", "p_exact", "ev", "ev_low", "ev_high", "expected_tricks"]
+        assert row["ev_low"] <= row["ev"] <= row["ev_high"]
+    allowed = [row for row in obj["table"] if row["allowed"]]
+    assert obj["best_bid"] == max(allowed, key=lambda row: row["ev"])["bid"]
+    again = json.loads(_run(BASE + ["--json", "--seed", "5", "--samples", "1500", "--bids", "1",
+                                    "--trump-card", "7S"]).output)
+    assert again == obj
+
+
+def test_json_round_one_and_wizard_turn_up():
+    obj = json.loads(_run(["advise", "--hand", "9H", "--trump", "H", "--trump-card", "W", "--seat", "1",
+                           "--json"]).output)
+    assert obj["method"] == "exact" and obj["trump_card"] == "W" and obj["trump"] == "H"
+    assert obj["table"][0]["ev_low"] == obj["table"][0]["ev"] == obj["table"][0]["ev_high"]

@@ -183,9 +183,11 @@ def render_summary(s) -> str:
 @bad_input_is_usage_error
 def advise(hand, trump, seat, players, bids, hook, trump_card, samples, seed, policy, as_json):
     """Advise a bid: for every bid, the chance of making it and the expected score."""
+    from wizsim._startup import skip_blas_probe
     from wizsim.advisor import advise as advise_bid
     from wizsim.advisor.render import render_advice
 
+    skip_blas_probe()
     advice = advise_bid(hand, trump, seat, players, bids=bids, hook=hook, trump_card=trump_card, samples=samples,
                         seed=seed, policy=policy)
     if as_json:

@@ -23,8 +23,18 @@ __all__ = [
     "format_cards",
     "legal_plays",
     "parse_cards",
+    "read_rounds",
     "score",
     "simulate_games",
     "simulate_rounds",
     "trick_winner",
 ]
+
+
+def __getattr__(name):
+    # read_rounds pulls in pyarrow.dataset: load it on first use, not on every ``import wizsim``
+    if name == "read_rounds":
+        from wizsim.dataset.read import read_rounds
+
+        return read_rounds
+    raise AttributeError(f"module 'wizsim' has no attribute {name!r}")

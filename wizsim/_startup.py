@@ -12,14 +12,14 @@ from __future__ import annotations
 
 import sys
 
-_HIDDEN = "scipy"
+_HIDDEN = "scipy.linalg"  # numba itself imports the top-level scipy; the cost is in linalg
 
 
 def skip_blas_probe() -> None:
     """Import ``numba.np.arraymath`` without letting it import SciPy (no-op when either is loaded)."""
     if "numba.np.arraymath" in sys.modules or _HIDDEN in sys.modules:
         return
-    sys.modules[_HIDDEN] = None  # makes `import scipy...` raise ImportError
+    sys.modules[_HIDDEN] = None  # makes `import scipy.linalg...` raise ImportError
     try:
         import numba.np.arraymath  # noqa: F401
     finally:

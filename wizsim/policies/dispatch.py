@@ -43,8 +43,8 @@ def choose_bid(kind, params, table, seat, players, r, hand, turn_up, trump, bids
 def choose_card(kind, params, table, seat, players, r, hand, legal, turn_up, trump, bids, tricks,
                 played, trick_cards, n_in_trick, led, winning_pos, voids, rng):
     if kind == HEURISTIC:
-        return heuristic_card(params, table, seat, players, r, hand, legal, turn_up, trump, bids, tricks,
-                              played, trick_cards, n_in_trick, led, winning_pos, voids)
+        return heuristic_card(seat, players, hand, legal, turn_up, trump, bids[seat] - tricks[seat], played,
+                              trick_cards[max(winning_pos, 0)], n_in_trick, led, voids)
     return random_card(legal, rng)
 
 

@@ -34,10 +34,14 @@ from __future__ import annotations
 
 import numpy as np
 
+from llvmlite import ir
+from numba import types
+from numba.extending import intrinsic
+
 from wizsim._jit import kernel
 from wizsim.bits import ONE, ZERO, bit, lowest_bit, popcount
-from wizsim.cards import FIRST_JESTER, FIRST_WIZARD, FULL_DECK_MASK, JESTER_MASK, N_RANKS, N_SUITED, SUIT_MASKS, WIZARD_MASK
-from wizsim.rules.kernels import STRENGTH, next_led
+from wizsim.cards import FULL_DECK_MASK, JESTER_MASK, N_RANKS, N_SUITED, SUIT_MASKS, WIZARD_MASK
+from wizsim.rules.kernels import LED_NONE, LED_WIZARD, STRENGTH
 
 # Feature layout of one table row.
 F_WIZARD = 0
@@ -60,6 +64,11 @@ TABLE_SIZE = N_COMBOS * N_CONTEXTS * N_FEATURES
 P_BID_SHIFT = 0
 
 _JESTERS_AND_WIZARDS = WIZARD_MASK | JESTER_MASK
+# Strength levels of the rules' table (rules.kernels.STRENGTH): a Wizard; a trump or led-suit card of
+# rank k is the base + 1 + k.
+WIZARD_STRENGTH = int(STRENGTH[0, 0, 52])
+TRUMP_BASE = int(STRENGTH[1, 0, 0]) - 1
+LED_BASE = int(STRENGTH[0, 2, 0]) - 1
 
 
 def feature_names() -> list[str]:
@@ -181,144 +190,180 @@ def heuristic_trump(params, table, players, r, hand):
     return choice
 
 
-@kernel
-def power(card, trump):
-    """How strong a card is on its own: Jester 0, side card 21..33, trump 51..63, Wizard 100."""
-    led = card // N_RANKS + 2 if card < N_SUITED else 0
-    return STRENGTH[trump + 1, led, card]
+@intrinsic
+def _ctlz(typingctx, x):
+    sig = types.int64(types.uint64)
+
+    def codegen(context, builder, signature, args):
+        return builder.ctlz(args[0], ir.Constant(ir.IntType(1), 0))
+
+    return sig, codegen
 
 
 @kernel
-def _discard_key(card, trump):
-    """Order in which a player who still wants tricks gives cards away: side cards by rank, a Jester
-    like a middling side card (it is worth keeping as an escape), then trumps, Wizards last."""
-    if card >= FIRST_JESTER:
-        return 13
-    if card >= FIRST_WIZARD:
-        return 100
-    rank = card % N_RANKS
-    if card // N_RANKS == trump:
-        return 40 + rank
-    return 2 * rank
+def _highest_bit(mask):
+    """Index of the highest set bit of a non-empty uint64 mask."""
+    return 63 - _ctlz(mask)
+
+
+_RANK_BITS = np.uint64((1 << N_RANKS) - 1)
+_SUITED_MASK = np.uint64((1 << N_SUITED) - 1)
+# bit k of every suit: the cards of rank k
+_RANK_ACROSS = np.array([sum(1 << (s * N_RANKS + k) for s in range(4)) for k in range(N_RANKS)], dtype=np.uint64)
+_S13 = np.uint64(N_RANKS)
+_S26 = np.uint64(2 * N_RANKS)
+_S39 = np.uint64(3 * N_RANKS)
+
+
+@kernel
+def _trump_mask(trump):
+    return SUIT_MASKS[trump] if trump >= 0 else ZERO
+
+
+@kernel
+def _fold(side):
+    """The ranks present in any suit of a mask of suited cards, as a 13-bit mask."""
+    return (side | (side >> _S13) | (side >> _S26) | (side >> _S39)) & _RANK_BITS
 
 
 @kernel
 def _above(card):
     """Mask of the cards of ``card``'s suit ranked above it."""
-    suit = card // N_RANKS
-    return SUIT_MASKS[suit] & ~((ONE << np.uint64(card + 1)) - ONE)
+    return SUIT_MASKS[card // N_RANKS] & ~((ONE << np.uint64(card + 1)) - ONE)
 
 
 @kernel
 def _pick_max(mask, trump):
-    """The card of ``mask`` with the highest power (lowest id on ties)."""
-    best = -1
-    pick = -1
-    m = mask
-    while m != ZERO:
-        c = lowest_bit(m)
-        m &= m - ONE
-        p = power(c, trump)
-        if p > best:
-            best = p
-            pick = c
-    return pick
+    """The strongest card of a non-empty ``mask`` on its own: a Wizard, else the highest trump, else the
+    highest-ranked side card, else a Jester (the lowest id among equals)."""
+    w = mask & WIZARD_MASK
+    if w != ZERO:
+        return lowest_bit(w)
+    tm = _trump_mask(trump)
+    t = mask & tm
+    if t != ZERO:
+        return _highest_bit(t)
+    side = mask & _SUITED_MASK & ~tm
+    if side != ZERO:
+        return lowest_bit(side & _RANK_ACROSS[_highest_bit(_fold(side))])
+    return lowest_bit(mask)
 
 
 @kernel
 def _pick_min(mask, trump):
-    """The card of ``mask`` with the lowest power (lowest id on ties)."""
-    best = 1000
-    pick = -1
-    m = mask
-    while m != ZERO:
-        c = lowest_bit(m)
-        m &= m - ONE
-        p = power(c, trump)
-        if p < best:
-            best = p
-            pick = c
-    return pick
+    """The weakest card of a non-empty ``mask``: a Jester, else the lowest-ranked side card, else the
+    lowest trump, else a Wizard (the lowest id among equals)."""
+    j = mask & JESTER_MASK
+    if j != ZERO:
+        return lowest_bit(j)
+    tm = _trump_mask(trump)
+    side = mask & _SUITED_MASK & ~tm
+    if side != ZERO:
+        return lowest_bit(side & _RANK_ACROSS[lowest_bit(_fold(side))])
+    return lowest_bit(mask)
 
 
 @kernel
 def _pick_discard(mask, trump):
-    best = 1000
-    pick = -1
-    m = mask
-    while m != ZERO:
-        c = lowest_bit(m)
-        m &= m - ONE
-        k = _discard_key(c, trump)
-        if k < best:
-            best = k
-            pick = c
-    return pick
+    """The card a player who still wants tricks gives away: a side card up to 8, else a Jester (worth
+    keeping as an escape, but less than a high card), else the lowest side card, else the lowest trump,
+    else a Wizard."""
+    tm = _trump_mask(trump)
+    side = mask & _SUITED_MASK & ~tm
+    if side != ZERO:
+        rank = lowest_bit(_fold(side))
+        if rank <= 6 or mask & JESTER_MASK == ZERO:
+            return lowest_bit(side & _RANK_ACROSS[rank])
+    j = mask & JESTER_MASK
+    if j != ZERO:
+        return lowest_bit(j)
+    return lowest_bit(mask)
 
 
 @kernel
 def _bosses(cards, unseen):
     """The suited cards of ``cards`` that no unseen card of their suit outranks."""
     out = ZERO
-    m = cards & ~_JESTERS_AND_WIZARDS
-    while m != ZERO:
-        c = lowest_bit(m)
-        m &= m - ONE
-        if unseen & _above(c) == ZERO:
-            out |= bit(c)
+    for s in range(4):
+        c = cards & SUIT_MASKS[s]
+        if c == ZERO:
+            continue
+        u = unseen & SUIT_MASKS[s]
+        if u == ZERO:
+            out |= c
+        else:
+            out |= c & _above(_highest_bit(u))
     return out
 
 
 @kernel
-def _safe(card, led_after, trump, unseen, seat, players, n_later, voids):
-    """Whether a suited card that wins the trick so far stays ahead of every unseen suited card
-    (Wizards still out are ignored: they beat everything and nothing can be done about them)."""
-    if unseen & _above(card) != ZERO:
-        return False
-    suit = card // N_RANKS
-    if suit == trump or trump < 0 or unseen & SUIT_MASKS[trump] == ZERO:
-        return True
-    # a later player out of the suit may trump it: known voids, or too few unseen cards to go round
-    for i in range(1, n_later + 1):
-        s = (seat + i) % players
-        if (voids[s] >> suit) & 1:
-            return False
-    return popcount(unseen & SUIT_MASKS[suit]) >= n_later
+def _winners(legal, trump, led, best):
+    """The cards of ``legal`` that would beat the trick's winning card (strength ``best``) if played now."""
+    if led == LED_NONE:
+        # an empty trick or only Jesters so far: every non-Jester card takes the lead
+        return legal & ~JESTER_MASK
+    if led == LED_WIZARD or best >= WIZARD_STRENGTH:
+        return ZERO
+    out = legal & WIZARD_MASK
+    tm = _trump_mask(trump)
+    if best >= TRUMP_BASE:
+        # a trump leads: only a higher trump beats it (strength = base + 1 + rank)
+        out |= legal & tm & ~((ONE << np.uint64(trump * N_RANKS + best - TRUMP_BASE)) - ONE)
+    else:
+        out |= legal & tm
+        if led != trump:
+            out |= legal & SUIT_MASKS[led] & ~((ONE << np.uint64(led * N_RANKS + best - LED_BASE)) - ONE)
+    return out
 
 
 @kernel
-def heuristic_card(params, table, seat, players, r, hand, legal, turn_up, trump, bids, tricks,
-                   played, trick_cards, n_in_trick, led, winning_pos, voids):
-    """The heuristic's card (see the module docstring for the plan it follows)."""
-    if popcount(legal) == 1:
+def _threatened(suit, trump, unseen, seat, players, n_later, voids):
+    """Whether a later player may trump a side suit: trumps are still unseen and some later player is
+    known to be void in it, or too few of its cards are unseen to go round."""
+    if suit == trump or trump < 0 or unseen & SUIT_MASKS[trump] == ZERO:
+        return False
+    for i in range(1, n_later + 1):
+        s = seat + i
+        if s >= players:
+            s -= players
+        if (voids[s] >> suit) & 1:
+            return True
+    return popcount(unseen & SUIT_MASKS[suit]) < n_later
+
+
+@kernel
+def heuristic_card(seat, players, hand, legal, turn_up, trump, need, played, win_card, n_in_trick, led, voids):
+    """The heuristic's card (see the module docstring for the plan it follows).
+
+    The view of ``dispatch.choose_card`` boiled down to what the plan uses (scalars are cheaper to
+    pass than arrays in the hot loop): ``need`` = own bid - own tricks so far, ``win_card`` = the card
+    winning the trick so far (any value on an empty trick).
+    """
+    if legal & (legal - ONE) == ZERO:
         return lowest_bit(legal)
     hs = popcount(hand)
-    need = bids[seat] - tricks[seat]
     known = played | hand
     if turn_up >= 0:
         known |= bit(turn_up)
     unseen = FULL_DECK_MASK & ~known
     wiz = legal & WIZARD_MASK
     n_wiz = popcount(hand & WIZARD_MASK)
-    suited = legal & ~_JESTERS_AND_WIZARDS
+    tm = _trump_mask(trump)
 
     if n_in_trick == 0:
         if need > 0:
             if need >= hs:
                 return _pick_max(legal, trump)
-            boss = _bosses(suited, unseen)
-            if trump >= 0:
-                side_boss = boss & ~SUIT_MASKS[trump]
-                if side_boss != ZERO:
-                    return _pick_max(side_boss, trump)
+            boss = _bosses(legal, unseen)
+            side_boss = boss & ~tm
+            if side_boss != ZERO:
+                return _pick_max(side_boss, trump)
             if boss != ZERO:
                 return _pick_min(boss, trump)
             if wiz != ZERO:
                 return lowest_bit(wiz)
             return _pick_discard(legal, trump)
-        low_side = suited
-        if trump >= 0:
-            low_side &= ~SUIT_MASKS[trump]
+        low_side = legal & _SUITED_MASK & ~tm
         if low_side != ZERO:
             c = _pick_min(low_side, trump)
             if c % N_RANKS <= 7:
@@ -328,15 +373,8 @@ def heuristic_card(params, table, seat, players, r, hand, legal, turn_up, trump,
             return lowest_bit(jes)
         return _pick_min(legal, trump)
 
-    best = STRENGTH[trump + 1, led + 2, trick_cards[winning_pos]]
-    winners = ZERO
-    m = legal
-    while m != ZERO:
-        c = lowest_bit(m)
-        m &= m - ONE
-        if STRENGTH[trump + 1, next_led(led, c) + 2, c] > best:
-            winners |= bit(c)
-    losers = legal & ~winners
+    best = STRENGTH[trump + 1, led + 2, win_card]
+    winners = _winners(legal, trump, led, best)
     n_later = players - 1 - n_in_trick
 
     if need > 0:
@@ -346,14 +384,11 @@ def heuristic_card(params, table, seat, players, r, hand, legal, turn_up, trump,
             win_wiz = winners & WIZARD_MASK
             if win_wiz != ZERO and need <= n_wiz:
                 return lowest_bit(win_wiz)
-            safe = ZERO
             plain = winners & ~WIZARD_MASK
-            m = plain
-            while m != ZERO:
-                c = lowest_bit(m)
-                m &= m - ONE
-                if c < N_SUITED and _safe(c, next_led(led, c), trump, unseen, seat, players, n_later, voids):
-                    safe |= bit(c)
+            safe = _bosses(plain, unseen)
+            for s in range(4):
+                if safe & SUIT_MASKS[s] != ZERO and _threatened(s, trump, unseen, seat, players, n_later, voids):
+                    safe &= ~SUIT_MASKS[s]
             if safe != ZERO:
                 return _pick_min(safe, trump)
             if need >= hs:
@@ -365,6 +400,7 @@ def heuristic_card(params, table, seat, players, r, hand, legal, turn_up, trump,
             return lowest_bit(wiz)
         return _pick_discard(legal, trump)
 
+    losers = legal & ~winners
     if losers != ZERO:
         return _pick_max(losers, trump)
     if n_later == 0:

@@ -4,15 +4,105 @@ Every kernel uses ``kernel`` (serial, inlinable into other kernels) or ``paralle
 driver's outer loop only). Both compile in nopython mode and cache to disk so a second process
 starts without recompiling; ``WIZSIM_NUMBA_CACHE=0`` turns caching off for read-only installs,
 clusters or stale caches. Rules code never uses fastmath: results must match the reference twins.
+
+A cached kernel holds the machine code of every kernel it calls, but Numba checks only the source
+file of the kernel itself: after an edit of ``round.py``, the cached ``simulate_rounds_kernel``
+(in ``kernels.py``) would go on running the old round. So wizsim's cache entries are stamped with a
+hash of the kernel's module and of every package module it imports, directly or not (and of the
+environment switches that change code generation): a change to any of them recompiles the kernel.
 """
 
 from __future__ import annotations
 
+import ast
+import functools
+import hashlib
 import os
+from pathlib import Path
 
 from numba import njit
+from numba.core.caching import (
+    CompileResultCacheImpl,
+    FunctionCache,
+    InTreeCacheLocator,
+    UserProvidedCacheLocator,
+    UserWideCacheLocator,
+)
 
 CACHE = os.environ.get("WIZSIM_NUMBA_CACHE", "1") != "0"
+_PACKAGE = Path(__file__).resolve().parent
+_CODEGEN_SWITCHES = ("WIZSIM_NO_PDEP",)
+
+
+@functools.lru_cache(maxsize=None)
+def _wizsim_imports(path: Path) -> tuple[Path, ...]:
+    """The package modules that the module at ``path`` imports (absolute ``wizsim.`` imports)."""
+    out = []
+    for node in ast.walk(ast.parse(path.read_bytes())):
+        names = []
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names = [node.module] + [f"{node.module}.{a.name}" for a in node.names]
+        elif isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        for name in names:
+            if name.startswith("wizsim."):
+                rel = Path(*name.split(".")[1:])
+                for cand in (_PACKAGE / rel.with_suffix(".py"), _PACKAGE / rel / "__init__.py"):
+                    if cand.is_file():
+                        out.append(cand.resolve())
+    return tuple(out)
+
+
+@functools.lru_cache(maxsize=None)
+def source_stamp(py_file: str) -> str:
+    """sha256 over the module ``py_file``, every package module it imports directly or
+    indirectly, and the code-generation switches: what a kernel of that module compiles from."""
+    seen: set[Path] = set()
+    todo = [Path(py_file).resolve()]
+    while todo:
+        path = todo.pop()
+        if path in seen:
+            continue
+        seen.add(path)
+        todo.extend(_wizsim_imports(path))
+    digest = hashlib.sha256()
+    for path in sorted(seen):
+        digest.update(str(path.relative_to(_PACKAGE) if path.is_relative_to(_PACKAGE) else path).encode())
+        digest.update(path.read_bytes())
+    for name in _CODEGEN_SWITCHES:
+        digest.update(f"{name}={os.environ.get(name, '')}".encode())
+    return digest.hexdigest()
+
+
+class _PackageStamp:
+    def get_source_stamp(self):
+        return (super().get_source_stamp(), source_stamp(self._py_file))
+
+
+class _UserProvidedLocator(_PackageStamp, UserProvidedCacheLocator):
+    pass
+
+
+class _InTreeLocator(_PackageStamp, InTreeCacheLocator):
+    pass
+
+
+class _UserWideLocator(_PackageStamp, UserWideCacheLocator):
+    pass
+
+
+class _PackageCacheImpl(CompileResultCacheImpl):
+    _locator_classes = [_UserProvidedLocator, _InTreeLocator, _UserWideLocator]
+
+
+class _PackageFunctionCache(FunctionCache):
+    _impl_class = _PackageCacheImpl
+
+
+def _cached(dispatcher):
+    if CACHE:
+        dispatcher._cache = _PackageFunctionCache(dispatcher.py_func)
+    return dispatcher
 
 # error_model="numpy" drops Python's ZeroDivisionError checks from integer division in hot loops;
 # kernels never divide by a value that can be zero.
@@ -21,16 +111,16 @@ _OPTIONS = dict(cache=CACHE, nogil=True, error_model="numpy", boundscheck=False)
 
 def kernel(fn):
     """Serial nopython kernel, cached."""
-    return njit(**_OPTIONS)(fn)
+    return _cached(njit(**_OPTIONS)(fn))
 
 
 def inline_kernel(fn):
     """Serial kernel that Numba inlines into its callers: for the small per-card-play helpers,
     where a call's argument marshalling (arrays are passed as several words each) would cost more
     than the body."""
-    return njit(inline="always", **_OPTIONS)(fn)
+    return _cached(njit(inline="always", **_OPTIONS)(fn))
 
 
 def parallel_kernel(fn):
     """Parallel nopython kernel (``prange`` over independent batch rows), cached."""
-    return njit(parallel=True, **_OPTIONS)(fn)
+    return _cached(njit(parallel=True, **_OPTIONS)(fn))

@@ -116,7 +116,19 @@ def _select_bit_search(mask, k):
     return pos
 
 
+@kernel
+def _select_bit_mask_pdep(mask, k):
+    return _pdep(ONE << np.uint64(k), mask)
+
+
+@kernel
+def _select_bit_mask_search(mask, k):
+    return ONE << np.uint64(_select_bit_search(mask, k))
+
+
 # One instruction where the processor has it (BMI2's pdep deposits bit k onto the k-th set bit of
 # the mask); the branch-free search elsewhere. Numba's cache is keyed by CPU, so a cached build
 # never runs on a machine without the instruction.
 select_bit = _select_bit_pdep if HAS_BMI2 else _select_bit_search
+# The same choice as a one-bit mask (``bit(select_bit(mask, k))``), for the deal, which wants masks.
+select_bit_mask = _select_bit_mask_pdep if HAS_BMI2 else _select_bit_mask_search

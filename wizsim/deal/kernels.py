@@ -16,8 +16,12 @@ from __future__ import annotations
 
 import numpy as np
 
+from llvmlite import ir
+from numba import types
+from numba.extending import intrinsic
+
 from wizsim._jit import kernel
-from wizsim.bits import ONE, ZERO, bit, popcount, select_bit
+from wizsim.bits import ONE, ZERO, bit, popcount, select_bit, select_bit_mask
 from wizsim.cards import FULL_DECK_MASK
 
 DEAL_STREAM = 0
@@ -69,51 +73,92 @@ def rand_below(state, n):
     return np.int64((x * np.uint64(n)) >> _S32)
 
 
+# The deal takes several bounded draws from each 64-bit word (Lemire's batched multiply: the high
+# word of x * n is the draw, the low word feeds the next one). With bounds <= 60 the product of five
+# bounds stays below 2**30, so each draw's bias is below 2**30 / 2**64, as negligible as rand_below's.
+DEAL_DRAWS_PER_WORD = 5
+
+
+@intrinsic
+def _mul_wide(typingctx, a, b):
+    """(high, low) 64-bit words of the 128-bit product of two uint64."""
+    sig = types.UniTuple(types.uint64, 2)(types.uint64, types.uint64)
+
+    def codegen(context, builder, signature, args):
+        i128 = ir.IntType(128)
+        i64 = ir.IntType(64)
+        prod = builder.mul(builder.zext(args[0], i128), builder.zext(args[1], i128))
+        hi = builder.trunc(builder.lshr(prod, ir.Constant(i128, 64)), i64)
+        lo = builder.trunc(prod, i64)
+        return context.make_tuple(builder, signature.return_type, (hi, lo))
+
+    return sig, codegen
+
+
+@kernel
+def draw_below_mask(legal, state):
+    """(the uniformly chosen one-bit mask among ``legal``'s bits, the advanced stream state): exactly
+    ``bit(select_bit(legal, rand_below(s, popcount(legal))))`` on a stream held in a register."""
+    state += _GAMMA
+    x = mix64(state) >> _S32
+    return select_bit_mask(legal, np.int64((x * np.uint64(popcount(legal))) >> _S32)), state
+
+
 @kernel
 def deal_round(state, players, r, fixed_hands, turn_up_pool, deck, hands_out):
     """Deal one round; return the turned-up card id (-1 when every card is dealt).
 
     Parameters
     ----------
-    state : (1,) uint64, the round's deal stream (advanced).
+    state : (1,) uint64, the round's deal stream (advanced one step per word drawn).
     players, r : int, 3..6 players and r cards each (players * r <= 60).
     fixed_hands : (players,) uint64, a seat's hand given in advance (the advisor's own hand) or 0 to deal.
     turn_up_pool : uint64, the cards the turned-up card may be; it is drawn uniformly from those of
         them not in a fixed hand (the full deck for an unconditioned deal, one card when it is known,
         the unknown cards of the trump suit when only the trump is known).
-    deck : (60,) int8 scratch.
+    deck : (60,) int8, unused (kept so callers' scratch arguments stay the same).
     hands_out : (players,) uint64, the hands by seat (index 0 = seat 1).
 
-    The turn-up is drawn before the hands and each hand is r draws from what is left; that gives
-    every seat a uniformly random hand, the same distribution as dealing one card at a time.
+    Draws: the turned-up card first, then r cards for each seat in seat order (fixed seats draw
+    nothing); each draw picks the k-th lowest (k uniform) of the cards still available, by ``select_bit``
+    on the mask of available cards, so no deck array is built. Every ``DEAL_DRAWS_PER_WORD`` draws
+    share one 64-bit word of the stream (see ``_mul_wide``). This gives every seat a uniformly random
+    hand, the same distribution as dealing one card at a time.
     """
     known = ZERO
     for s in range(players):
         known |= fixed_hands[s]
+    s_state = state[0]
+    word = ZERO
+    left = 0
     turn_up = -1
     if players * r < 60:
         pool = turn_up_pool & ~known
-        turn_up = select_bit(pool, rand_below(state, popcount(pool)))
+        s_state += _GAMMA
+        word = mix64(s_state)
+        left = DEAL_DRAWS_PER_WORD
+        k, word = _mul_wide(word, np.uint64(popcount(pool)))
+        left -= 1
+        turn_up = select_bit(pool, np.int64(k))
         known |= bit(turn_up)
     rest = FULL_DECK_MASK & ~known
-    n = 0
-    while rest != ZERO:
-        low = rest & (~rest + ONE)
-        deck[n] = popcount(low - ONE)
-        rest ^= low
-        n += 1
-    pos = 0
+    n = popcount(rest)
     for s in range(players):
         if fixed_hands[s] != ZERO:
             hands_out[s] = fixed_hands[s]
             continue
         hand = ZERO
         for _ in range(r):
-            k = pos + rand_below(state, n - pos)
-            card = deck[k]
-            deck[k] = deck[pos]
-            deck[pos] = card
-            hand |= bit(card)
-            pos += 1
+            if left == 0:
+                s_state += _GAMMA
+                word = mix64(s_state)
+                left = DEAL_DRAWS_PER_WORD
+            k, word = _mul_wide(word, np.uint64(n))
+            left -= 1
+            card_bit = select_bit_mask(rest, np.int64(k))
+            rest ^= card_bit
+            hand |= card_bit
+            n -= 1
         hands_out[s] = hand
+    state[0] = s_state
     return turn_up

@@ -50,18 +50,43 @@ def rand_below(state: list[int], n: int) -> int:
     return out
 
 
+DEAL_DRAWS_PER_WORD = 5
+
+
+class Dice:
+    """Bounded draws several to a word, as the deal kernel takes them: a fresh 64-bit word of the
+    stream every ``DEAL_DRAWS_PER_WORD`` draws; a draw below n is the high half of word * n, whose
+    low half is the word for the next draw."""
+
+    def __init__(self, stream: Stream):
+        self.stream = stream
+        self.word = 0
+        self.left = 0
+
+    def below(self, n: int) -> int:
+        if self.left == 0:
+            self.word = self.stream.next_u64()
+            self.left = DEAL_DRAWS_PER_WORD
+        product = self.word * n
+        self.word = product & _M64
+        self.left -= 1
+        return product >> 64
+
+
 def deal_round(stream: Stream, players: int, r: int, fixed_hands: list[int], turn_up_pool: int) -> tuple[int, list[int]]:
-    """(turned-up card or -1, hands by seat as int masks), drawing exactly as the kernel does."""
+    """(turned-up card or -1, hands by seat as int masks), drawing exactly as the kernel does: the
+    turned-up card from the pool's available cards, then r cards for each seat in seat order (a
+    fixed hand draws nothing), each the k-th lowest of the cards still in the deck."""
+    dice = Dice(stream)
     known = set()
     for hand in fixed_hands:
         known |= {c for c in range(60) if hand >> c & 1}
     turn_up = -1
     if players * r < 60:
         pool = [c for c in range(60) if turn_up_pool >> c & 1 and c not in known]
-        turn_up = pool[stream.rand_below(len(pool))]
+        turn_up = pool[dice.below(len(pool))]
         known.add(turn_up)
-    deck = [c for c in range(60) if c not in known]
-    pos = 0
+    deck = [c for c in range(60) if c not in known]  # ascending
     hands = []
     for s in range(players):
         if fixed_hands[s]:
@@ -69,9 +94,14 @@ def deal_round(stream: Stream, players: int, r: int, fixed_hands: list[int], tur
             continue
         hand = 0
         for _ in range(r):
-            k = pos + stream.rand_below(len(deck) - pos)
-            deck[pos], deck[k] = deck[k], deck[pos]
-            hand |= 1 << deck[pos]
-            pos += 1
+            hand |= 1 << deck.pop(dice.below(len(deck)))
         hands.append(hand)
     return turn_up, hands
+
+
+def draw_below_mask(legal: int, state: int) -> tuple[int, int]:
+    """(a uniform one-bit mask among ``legal``'s bits, the advanced state): the k-th lowest set bit,
+    k drawn by ``rand_below`` from the stream at ``state``."""
+    stream = Stream(state)
+    cards = [c for c in range(64) if legal >> c & 1]
+    return 1 << cards[stream.rand_below(len(cards))], stream.state

@@ -11,16 +11,25 @@ only in what they fix in advance and which policy sits in each seat:
   equals ``fixed_bids[s]``: rejection sampling of hands consistent with a bid already heard).
 
 Seats are 0-based here: index 0 is seat 1 (bids first, leads trick one), index players-1 the dealer.
+
+Speed: a table of random policies (the common case, and the benchmark) plays its tricks in a lean
+loop of its own (``_random_tricks``) that draws exactly what the general loop draws, so results do
+not depend on which loop ran (tests/test_round_paths.py pins this).
 """
 
 from __future__ import annotations
 
+import numpy as np
+
 from wizsim._jit import kernel
-from wizsim.bits import ZERO, bit
-from wizsim.cards import FIRST_JESTER, FIRST_WIZARD, N_RANKS, N_SUITED
-from wizsim.deal.kernels import deal_round
-from wizsim.policies.dispatch import choose_bid, choose_card, choose_trump
+from wizsim.bits import ZERO, bit, lowest_bit
+from wizsim.cards import FIRST_JESTER, FIRST_WIZARD, N_CARDS, N_RANKS, N_SUITED
+from wizsim.deal.kernels import deal_round, draw_below_mask
+from wizsim.policies.dispatch import RANDOM, choose_bid, choose_card, choose_trump
 from wizsim.rules.kernels import LED_NONE, STRENGTH, legal_mask, next_led, score_round
+
+# The led code a trick takes when its first non-Jester card is this card (next_led from LED_NONE).
+_FIRST_LED = np.array([next_led.py_func(LED_NONE, c) for c in range(N_CARDS)], dtype=np.int8)
 
 BID_FREE = 0
 BID_FORCED = 1
@@ -92,6 +101,64 @@ def play_round(players, r, hook, seat_slot, slot_kind, slot_params, table,
         bids_out[s] = b
         total += b
 
+    all_random = True
+    for s in range(players):
+        all_random &= slot_kind[seat_slot[s]] == RANDOM
+    if all_random:
+        _random_tricks(players, r, trump, live, play_rng, tricks_out, want_log, log_cards, log_leader, log_winner)
+    else:
+        _policy_tricks(players, r, turn_up, trump, seat_slot, slot_kind, slot_params, table, play_rng, live,
+                       trick_cards, voids, bids_out, tricks_out, want_log, log_cards, log_leader, log_winner)
+    for s in range(players):
+        scores_out[s] = score_round(bids_out[s], tricks_out[s])
+    return turn_up, trump, True
+
+
+@kernel
+def _random_tricks(players, r, trump, live, play_rng, tricks_out, want_log, log_cards, log_leader, log_winner):
+    """The r tricks with the random policy in every seat: the same draws and results as the general
+    loop (``_policy_tricks``) gives that table, without the bookkeeping only other policies read
+    (played cards, voids, the trick so far). The play stream's state stays in a register, and the
+    winner so far is a select on a strength table, not a branch on random data."""
+    state = play_rng[0]
+    strength = STRENGTH[trump + 1]
+    leader = 0
+    k = 0
+    for t in range(r):
+        led = LED_NONE
+        best = -1
+        win_pos = 0
+        s = leader
+        for i in range(players):
+            hand = live[s]
+            legal = legal_mask(hand, led)
+            card_bit, state = draw_below_mask(legal, state)
+            live[s] = hand ^ card_bit
+            card = lowest_bit(card_bit)
+            if led == LED_NONE:
+                led = _FIRST_LED[card]
+            st = strength[led + 2, card]
+            win_pos = i if st > best else win_pos
+            best = max(best, st)
+            if want_log:
+                log_cards[k] = card
+                k += 1
+            s = 0 if s + 1 == players else s + 1
+        winner = leader + win_pos
+        if winner >= players:
+            winner -= players
+        tricks_out[winner] += 1
+        if want_log:
+            log_leader[t] = leader
+            log_winner[t] = winner
+        leader = winner
+    play_rng[0] = state
+
+
+@kernel
+def _policy_tricks(players, r, turn_up, trump, seat_slot, slot_kind, slot_params, table, play_rng, live,
+                   trick_cards, voids, bids_out, tricks_out, want_log, log_cards, log_leader, log_winner):
+    """The r tricks, each card chosen by its seat's policy through ``choose_card``."""
     played = ZERO
     leader = 0
     k = 0
@@ -130,7 +197,3 @@ def play_round(players, r, hook, seat_slot, slot_kind, slot_params, table,
             log_leader[t] = leader
             log_winner[t] = winner
         leader = winner
-
-    for s in range(players):
-        scores_out[s] = score_round(bids_out[s], tricks_out[s])
-    return turn_up, trump, True

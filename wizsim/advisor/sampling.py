@@ -141,10 +141,11 @@ def sample(q, seed: int, samples: int | None = None, allowed: np.ndarray | None 
         if n <= 0:
             break
         acc, tricks, _, _ = run_deals(setup, seed, tried, n)
-        tried += n
-        got = tricks[acc]
-        parts.append(got[:need])
-        have += min(len(got), need)
+        kept = np.flatnonzero(acc)[:need]
+        # deals after the last one kept count as not drawn: the next batch starts there
+        tried += int(kept[-1]) + 1 if len(kept) == need else n
+        parts.append(tricks[kept])
+        have += len(kept)
         rate = max(have, 1) / tried
         if have < want:
             continue

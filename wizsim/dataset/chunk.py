@@ -1,6 +1,6 @@
 """One chunk of a run, the unit of work of every engine: simulate it, build its rows, encode its files.
 
-``encode_chunk(spec, k)`` returns ``{relative path: Parquet bytes}``. The bytes depend only on the
+``encode_chunk(spec, k)`` returns ``{relative path: Parquet bytes (a pyarrow Buffer)}``. The bytes depend only on the
 run and k (no time, host, engine or thread count inside), which is what makes a Dask run identical,
 file for file, to a local one, and a resumed run identical to an uninterrupted one.
 """
@@ -8,6 +8,8 @@ file for file, to a local one, and a resumed run identical to an uninterrupted o
 from __future__ import annotations
 
 import json
+
+import pyarrow as pa
 
 from wizsim.dataset.rows import game_batch_tables, round_batch_tables
 from wizsim.dataset.spec import RunSpec, wizsim_version
@@ -30,7 +32,7 @@ def _json(obj) -> bytes:
     return json.dumps(obj, sort_keys=True, separators=(",", ":")).encode()
 
 
-def encode_batch(spec: RunSpec, k: int, batch) -> dict[str, bytes]:
+def encode_batch(spec: RunSpec, k: int, batch) -> dict[str, pa.Buffer]:
     """The files of chunk k from its simulated batch."""
     start, stop = spec.chunk_range(k)
     if spec.games is not None:
@@ -48,5 +50,5 @@ def encode_batch(spec: RunSpec, k: int, batch) -> dict[str, bytes]:
     return files
 
 
-def encode_chunk(spec: RunSpec, k: int, threads: int | None = None) -> dict[str, bytes]:
+def encode_chunk(spec: RunSpec, k: int, threads: int | None = None) -> dict[str, pa.Buffer]:
     return encode_batch(spec, k, simulate_chunk(spec, k, threads))

@@ -12,6 +12,8 @@ from __future__ import annotations
 import os
 import threading
 
+import pyarrow as pa
+
 from wizsim.dataset.chunk import encode_batch, simulate_chunk
 from wizsim.dataset.run import write_files
 from wizsim.dataset.spec import RunSpec
@@ -22,7 +24,7 @@ from wizsim.io.parquet import DatasetError
 _SIMULATE_LOCK = threading.Lock()
 
 
-def run_chunk(spec: RunSpec, k: int, threads: int | None) -> dict[str, bytes]:
+def run_chunk(spec: RunSpec, k: int, threads: int | None) -> dict[str, pa.Buffer]:
     """The task: chunk k's files, encoded on the worker."""
     with _SIMULATE_LOCK:
         batch = simulate_chunk(spec, k, threads)

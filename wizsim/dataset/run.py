@@ -12,8 +12,9 @@ Folder contract (``DIR``):
 - a folder holding another run is refused unless ``overwrite``, which deletes that run's data; a
   folder holding anything wizsim did not write is always refused (overwrite never deletes a user's files).
 
-The local engine overlaps the simulation of chunk k+1 (Numba, GIL released) with the encoding and
-writing of chunk k in one writer thread, so at most two chunks are in memory at a time.
+The local engine overlaps the simulation of the next chunk (Numba, GIL released) with the encoding
+and writing of earlier ones in ``WRITERS`` writer threads, so at most ``WRITERS + 1`` chunks are in
+memory at a time.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ import os
 import shutil
 import socket
 import time
+from collections import deque
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass
 from datetime import datetime, timezone
@@ -35,6 +37,7 @@ from wizsim.io.schema import TABLES
 
 MANIFEST = "_wizsim_run.json"
 ENGINES = ("local", "dask")
+WRITERS = 2
 
 
 @dataclass
@@ -124,10 +127,11 @@ def chunk_done(out: Path, spec: RunSpec, k: int) -> bool:
     return all((out / f).is_file() for f in spec.chunk_files(k))
 
 
-def write_files(out: Path, files: dict[str, bytes]) -> int:
+def write_files(out: Path, files: dict) -> int:
+    """Write a chunk's files (relative path -> bytes-like); returns the bytes written."""
     for rel, data in files.items():
         write_atomic(out / rel, data)
-    return sum(len(d) for d in files.values())
+    return sum(memoryview(d).nbytes for d in files.values())
 
 
 def _run_local(spec: RunSpec, out: Path, pending: list[int], threads, on_chunk) -> None:
@@ -135,18 +139,19 @@ def _run_local(spec: RunSpec, out: Path, pending: list[int], threads, on_chunk) 
         files = encode_batch(spec, k, batch)
         return k, len(files), write_files(out, files)
 
-    # One writer thread: encoding and compression release the GIL, so they overlap the next
-    # simulation; a deeper queue would only hold more chunks in memory.
-    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="wizsim-writer") as pool:
-        inflight = None
+    # Encoding and compression release the GIL, so writer threads overlap the next simulation. Two
+    # writers keep both cores busy when a chunk takes longer to encode than to simulate; more would
+    # only hold more chunks in memory (at most WRITERS + 1 at a time).
+    inflight = deque()
+    with ThreadPoolExecutor(max_workers=WRITERS, thread_name_prefix="wizsim-writer") as pool:
         for k in pending:
             batch = simulate_chunk(spec, k, threads)
-            if inflight is not None:
-                on_chunk(*inflight.result())
-            inflight = pool.submit(write_chunk, k, batch)
+            while len(inflight) >= WRITERS:
+                on_chunk(*inflight.popleft().result())
+            inflight.append(pool.submit(write_chunk, k, batch))
             del batch
-        if inflight is not None:
-            on_chunk(*inflight.result())
+        while inflight:
+            on_chunk(*inflight.popleft().result())
 
 
 def write_run(out: str | os.PathLike, spec: RunSpec, *, engine: str = "local", threads: int | None = None,

@@ -94,13 +94,13 @@ def to_table(table: str, n_rows: int, columns: dict, metadata: dict[bytes, bytes
     return pa.Table.from_arrays(arrays, schema=schema.with_metadata(meta))
 
 
-def encode(tbl: pa.Table) -> bytes:
-    """The Parquet bytes of a table built by ``to_table``."""
+def encode(tbl: pa.Table) -> pa.Buffer:
+    """The Parquet bytes of a table built by ``to_table`` (a pyarrow Buffer: bytes-like, picklable)."""
     sink = pa.BufferOutputStream()
     pq.write_table(tbl, sink, row_group_size=ROW_GROUP_ROWS, compression=COMPRESSION,
                    compression_level=COMPRESSION_LEVEL, use_dictionary=_dictionary_columns(tbl.schema),
                    store_schema=True)
-    return sink.getvalue().to_pybytes()
+    return sink.getvalue()
 
 
 def temp_name(path: Path) -> Path:
@@ -111,8 +111,8 @@ def is_temp(path: Path) -> bool:
     return path.name.startswith(TEMP_PREFIX) and path.name.endswith(TEMP_SUFFIX)
 
 
-def write_atomic(path: str | os.PathLike, data: bytes, *, fsync: bool = True) -> None:
-    """Write ``data`` to ``path`` so that ``path`` either does not exist or holds all of it."""
+def write_atomic(path: str | os.PathLike, data, *, fsync: bool = True) -> None:
+    """Write ``data`` (bytes-like) to ``path`` so that ``path`` either does not exist or holds all of it."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = temp_name(path)

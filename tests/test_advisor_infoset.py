@@ -127,7 +127,11 @@ def test_default_precision_stops_when_the_best_bid_is_clear_or_at_the_cap():
     got = sampling.sample(q, 9)
     assert got.tricks.shape[0] == a.samples
     scores = sampling.scores_of(got.tricks)
-    assert sampling.separated(scores, np.ones(4, bool)) or a.samples == sampling.default_cap(q)
+    look = int(np.log2(a.samples // sampling.FIRST_BATCH))
+    assert sampling.separated(scores, np.ones(4, bool), look) or a.samples == sampling.default_cap(q)
+    if a.samples > sampling.FIRST_BATCH:  # it did not stop at the previous look
+        half = scores[: a.samples // 2]
+        assert not sampling.separated(half, np.ones(4, bool), look - 1)
     # a coin-flip question runs to its cap
     capped = advise("5C,5D", "S", 1, policy="random", seed=9, max_samples=4000)
     assert capped.samples in (1000, 2000, 4000)

@@ -110,3 +110,10 @@ def test_json_round_one_and_wizard_turn_up():
                            "--json"]).output)
     assert obj["method"] == "exact" and obj["trump_card"] == "W" and obj["trump"] == "H"
     assert obj["table"][0]["ev_low"] == obj["table"][0]["ev"] == obj["table"][0]["ev_high"]
+
+
+def test_one_deal_gives_no_interval_and_no_crash():
+    result = _run(BASE + ["--samples", "1", "--seed", "1"])
+    assert result.exit_code == 0, result.output
+    obj = json.loads(_run(BASE + ["--samples", "1", "--seed", "1", "--json"]).output)
+    assert all(row["ev_low"] is None and row["ev_high"] is None for row in obj["table"])

@@ -75,13 +75,19 @@ class Advice:
         out = []
         for b in range(self.r + 1):
             out.append({"bid": int(cols[0][b]), "allowed": bool(cols[1][b]),
-                        **{name: float(col[b]) for name, col in zip(TABLE_COLUMNS[2:], cols[2:], strict=True)}})
+                        **{name: _number(col[b]) for name, col in zip(TABLE_COLUMNS[2:], cols[2:], strict=True)}})
         return out
 
     def to_dict(self) -> dict:
         """The CONTRACT.md JSON object."""
         return {**self.question, "best_bid": int(self.best_bid), "method": self.method, "samples": int(self.samples),
                 "table": self.rows()}
+
+
+def _number(x) -> float | None:
+    """A JSON-safe float: an interval from a single deal is unknown (null), not infinite."""
+    x = float(x)
+    return x if np.isfinite(x) else None
 
 
 def best_allowed(ev: np.ndarray, allowed: np.ndarray) -> int:

@@ -10,8 +10,8 @@ from wizsim.advisor.advice import Advice
 BAR_WIDTH = 30
 
 
-def _signed(x: float) -> str:
-    return f"{x:+.1f}"
+def _signed(x: float | None) -> str:
+    return "?" if x is None else f"{x:+.1f}"
 
 
 def render_advice(a: Advice) -> str:

@@ -315,3 +315,23 @@ def test_cli_writes_a_dataset_and_reports_it(tmp_path):
 def test_cli_dataset_options_need_out(args):
     result = CliRunner().invoke(main, ["simulate", "--round", "3", "--rounds", "10", *args])
     assert result.exit_code == 2 and "--out" in result.output
+
+
+# --- generated docs and the sample ----------------------------------------------------------------
+
+def test_schema_docs_are_generated_from_the_schema():
+    root = Path(__file__).resolve().parent.parent
+    res = subprocess.run([sys.executable, str(root / "scripts" / "gen_schema_docs.py"), "--check"],
+                         capture_output=True, text=True)
+    assert res.returncode == 0, res.stderr
+    readme = (root / "README.md").read_text()
+    for sch in schema.TABLES.values():
+        for f in sch:
+            assert schema.describe(f) in readme
+
+
+def test_sample_dataset_reads_back():
+    root = Path(__file__).resolve().parent.parent / "data" / "sample"
+    df = wizsim.read_rounds(root, round=[1, 15])
+    assert set(df["round"]) == {1, 15} and (df["players"] == 4).all()
+    assert len(read_tricks(root, round=15)) == 15 * df["game_id"].nunique()

@@ -38,13 +38,14 @@ def _client(scheduler, workers, processes):
         raise DatasetError("--engine dask needs Dask: pip install 'wizsim[dask]'") from None
     if scheduler is not None:
         try:
-            return Client(scheduler, timeout="30s"), None
+            return Client(scheduler, timeout="10s"), None
         except (OSError, TimeoutError) as err:
             raise DatasetError(f"cannot reach the Dask scheduler at {scheduler}: {err}") from None
     n = workers or 1
     if n < 1:
         raise DatasetError(f"workers must be 1 or more, got {n}")
-    cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=processes, dashboard_address=None)
+    cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=processes,
+                           dashboard_address=":0")
     return Client(cluster), cluster
 
 

@@ -38,7 +38,7 @@ MAX_CARD_PLAYS = 24_000_000
 MIN_CAP = 2_000
 # Rejection budget: tried deals per accepted deal wanted, and in absolute terms.
 MAX_TRIED_FACTOR = 400
-MAX_TRIED = 20_000_000
+MAX_TRIED = 10_000_000  # about 3 s of futile dealing before giving up on near-impossible bids
 
 
 @dataclass

@@ -52,6 +52,8 @@ def _run(args):
     (BASE + ["--policy", "clever"], "unknown policy 'clever'"),
     (["advise", "--hand", "W,AS,3H", "--trump", "S", "--seat", "4", "--hook"], "needs the earlier bids"),
     (["advise", "--trump", "S", "--seat", "2"], "--hand"),
+    (["advise", "--hand", "2C,3D,4H,5S,J", "--trump", "H", "--seat", "6", "--players", "6", "--bids", "5,5,5,5,5",
+      "--samples", "3", "--policy", "heuristic"], "impossible for it"),
 ])
 def test_bad_input_exits_2_naming_the_problem(args, needle):
     result = _run(args)

@@ -171,6 +171,11 @@ def sample(q, seed: int, samples: int | None = None, allowed: np.ndarray | None 
         want = min(2 * want, cap)
     tricks = np.concatenate(parts) if parts else np.zeros((0, q.r + 1), np.int8)
     if len(tricks) == 0:
-        raise AdviceError(f"no deal among {tried:,} drawn matches the earlier bids {list(q.earlier_bids or [])} "
-                          f"as the {q.policy} policy bids: they are (nearly) impossible for it")
+        what = []
+        if setup["bid_mode"][: q.seat - 1].tolist().count(BID_CONDITION):
+            what.append(f"the earlier bids {list(q.earlier_bids)}")
+        if setup["trump_check"] != NO_CHECK:
+            what.append("the dealer naming that trump")
+        raise AdviceError(f"no deal among {tried:,} drawn matches {' and '.join(what)} as the {q.policy} policy "
+                          f"plays: (nearly) impossible for it")
     return Sample(tricks, tried, setup["conditioned"])

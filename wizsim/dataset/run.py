@@ -56,13 +56,17 @@ class RunReport:
     bytes_written: int
     seconds: float
     engine: str
+    rounds_per_unit: int = 1  # rounds in a game (game mode)
+    card_plays_per_unit: int = 0
 
     @property
     def units_per_second(self) -> float:
         return self.units_written / self.seconds if self.seconds > 0 else float("nan")
 
     def to_dict(self) -> dict:
-        return {**asdict(self), "units_per_second": self.units_per_second}
+        rate = self.units_per_second
+        return {**asdict(self), "units_per_second": rate, "rounds_per_second": rate * self.rounds_per_unit,
+                "card_plays_per_second": rate * self.card_plays_per_unit}
 
 
 def _now() -> str:
@@ -186,8 +190,10 @@ def write_run(out: str | os.PathLike, spec: RunSpec, *, engine: str = "local", t
         todo = set(pending)
         progress(sum(spec.chunk_range(k)[1] - spec.chunk_range(k)[0] for k in range(spec.n_chunks) if k not in todo))
 
+    sizes = spec.round_sizes
     report = RunReport(str(out), spec.run_id, spec.command(str(out)), spec.mode, spec.unit, spec.n_units,
-                       spec.n_chunks, skipped, 0, 0, 0, 0, 0.0, engine)
+                       spec.n_chunks, skipped, 0, 0, 0, 0, 0.0, engine, rounds_per_unit=len(sizes),
+                       card_plays_per_unit=sum(sizes) * spec.players)
 
     def on_chunk(k, n_files, n_bytes):
         start, stop = spec.chunk_range(k)

@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-
 from strategies import distinct_cards
+
 from wizsim import CardError, format_cards, parse_cards
 from wizsim.cards import (
     FIRST_JESTER,

@@ -3,8 +3,8 @@
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
 from strategies import ALL_CARDS, player_counts, round_indices, seeds
+
 from wizsim import simulate_rounds
 from wizsim.cards import N_CARDS
 from wizsim.deal import kernels as K

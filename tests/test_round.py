@@ -4,8 +4,8 @@ round and card by card, with and without things fixed in advance."""
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
 from strategies import fixed_round_inputs, round_indices, round_setups, seeds
+
 from wizsim import simulate_rounds
 from wizsim.sim.reference import play_round, round_streams, simulate_rounds_reference
 from wizsim.sim.round import BID_CONDITION, BID_FORCED, BID_FREE, TRUMP_BY_RULES

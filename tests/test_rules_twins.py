@@ -4,8 +4,8 @@ and Jester-heavy, see ``strategies``), and the public wrappers agree with both."
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from strategies import hand_and_trick, tricks, trumps
 
-from strategies import hand_and_trick, trumps, tricks
 from wizsim import legal_plays, score, trick_winner
 from wizsim.cards import cards_to_mask, mask_to_cards
 from wizsim.rules import kernels as K

@@ -60,7 +60,7 @@ def test_rounds_same_on_one_and_two_threads():
 def test_rounds_same_in_chunks_and_one_batch():
     whole = rounds()
     cuts = [0, 1, 700, 701, 1300, N_ROUNDS]
-    parts = [rounds(n=b - a, first_index=a) for a, b in zip(cuts, cuts[1:])]
+    parts = [rounds(n=b - a, first_index=a) for a, b in zip(cuts, cuts[1:], strict=False)]
     assert_equal(whole, concat(parts, ROUND_FIELDS), ROUND_FIELDS)
 
 
@@ -81,10 +81,10 @@ def test_games_same_in_chunks_and_one_batch():
 
 def test_same_in_a_fresh_process_with_one_thread():
     code = (
-        "import hashlib, numpy as np, sys; sys.path.insert(0, {tests!r});"
+        f"import hashlib, numpy as np, sys; sys.path.insert(0, {os.path.dirname(__file__)!r});"
         "from test_sim_reproducibility import rounds, games, digest, ROUND_FIELDS, GAME_FIELDS;"
         "print(digest(rounds(), ROUND_FIELDS), digest(games(), GAME_FIELDS))"
-    ).format(tests=os.path.dirname(__file__))
+    )
     env = dict(os.environ, NUMBA_NUM_THREADS="1")
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
     assert out.stdout.split() == [digest(rounds(), ROUND_FIELDS), digest(games(), GAME_FIELDS)]

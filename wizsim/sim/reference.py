@@ -137,7 +137,7 @@ def play_round(players: int, r: int, hook: bool, deal: Stream, play: Stream, *, 
         log_winner.append(winner)
         leader = winner  # the winner leads the next trick
 
-    scores = [score_round(b, t) for b, t in zip(bids, tricks)]
+    scores = [score_round(b, t) for b, t in zip(bids, tricks, strict=True)]
     return RoundRecord(players, r, list(hand_masks), turn_up, trump, bids, tricks, scores, True,
                        log_cards, log_leader, log_winner)
 
@@ -187,7 +187,7 @@ class GameRecord:
         running = [0] * self.players
         out = []
         for row in self.scores_by_player():
-            running = [a + b for a, b in zip(running, row)]
+            running = [a + b for a, b in zip(running, row, strict=True)]
             out.append(list(running))
         return out
 

@@ -1,0 +1,101 @@
+"""Tournaments: reproducible for a seed on any thread count, every policy in every seat equally often
+on shared deals, statistics consistent with the per-game table, the CLI's JSON shape and bad input."""
+
+import json
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from wizsim.cli import main
+from wizsim.sim.driver import simulate_games
+from wizsim.tournament import distinct_rotations, run_tournament
+
+TABLE = ["heuristic", "random", "random", "random"]
+
+
+def test_seeded_tournaments_are_reproducible_on_any_thread_count():
+    a = run_tournament(4, TABLE, 40, seed=5, threads=1)
+    b = run_tournament(4, TABLE, 40, seed=5, threads=2)
+    c = run_tournament(4, TABLE, 40, seed=6)
+    assert a.games.equals(b.games) and a.summary.equals(b.summary)
+    assert not a.games.score.equals(c.games.score)
+
+
+def test_every_policy_sits_in_every_seat_equally_often_on_shared_deals():
+    res = run_tournament(4, TABLE, 20, seed=2)
+    assert res.rotations == 4 and res.n_deals == 5 and res.n_games == 20
+    # each player identity holds each policy as often as the table lists it, in every deal
+    counts = res.games.groupby(["deal", "player", "policy"], observed=False).size().unstack()
+    assert (counts["heuristic"] == 1).all() and (counts["random"] == 3).all()
+    # rotations of a deal replay the same cards, so a seat's policy per round covers the table
+    deals = np.repeat(np.arange(res.n_deals), 4)
+    per_game = [[TABLE[(i + j) % 4] for i in range(4)] for _ in range(res.n_deals) for j in range(4)]
+    g = simulate_games(4, len(deals), seed=2, game_ids=deals, player_policies=per_game)
+    hands = g.hands.reshape(res.n_deals, 4, *g.hands.shape[1:])
+    assert (hands == hands[:, :1]).all()
+    seat_player = g.seat_player.reshape(res.n_deals, 4, g.n_rounds, 4)
+    for d in range(res.n_deals):
+        for k in range(g.n_rounds):
+            for seat in range(4):
+                names = sorted(per_game[d * 4 + j][seat_player[d, j, k, seat]] for j in range(4))
+                assert names == sorted(TABLE)
+
+
+def test_repeated_rotations_are_not_replayed():
+    assert distinct_rotations(["heuristic"] * 4) == 1
+    assert distinct_rotations(["heuristic", "random"] * 2) == 2
+    assert distinct_rotations(TABLE) == 4
+    res = run_tournament(4, ["heuristic"] * 4, 7, seed=1)
+    assert res.rotations == 1 and res.n_games == 7
+    assert res.summary.win_rate.iloc[0] == pytest.approx(0.25)
+
+
+def test_summary_matches_the_per_game_table():
+    res = run_tournament(3, ["heuristic", "random", "random"], 30, seed=3)
+    g = res.games
+    assert np.allclose(g.groupby(["game"]).win.sum(), 1.0)  # ties shared
+    for row in res.summary.itertuples():
+        sel = g[g.policy == row.name]
+        assert row.mean_score == pytest.approx(sel.score.mean())
+        assert row.win_rate == pytest.approx(sel.win.mean())
+        assert row.bid_accuracy == pytest.approx(sel.exact_rounds.sum() / (len(sel) * 20))
+        assert row.mean_abs_bid_error == pytest.approx(sel.abs_bid_error.sum() / (len(sel) * 20))
+        assert row.score_low < row.mean_score < row.score_high
+    by_round = res.by_round[res.by_round.policy == "heuristic"]
+    assert list(by_round["round"]) == list(range(1, 21))
+    assert by_round.bid_accuracy.mean() == pytest.approx(res.summary.bid_accuracy.iloc[0])
+
+
+def test_cli_json_has_the_contract_shape():
+    out = CliRunner().invoke(main, ["tournament", "--players", "4", "--policies", ",".join(TABLE), "--games", "8",
+                                    "--seed", "1", "--json"])
+    assert out.exit_code == 0, out.output
+    obj = json.loads(out.output)
+    assert {"games", "players", "policies"} <= set(obj)
+    assert obj["games"] == 8 and obj["players"] == 4
+    assert [p["name"] for p in obj["policies"]] == ["heuristic", "random"]
+    for p in obj["policies"]:
+        assert {"name", "mean_score", "score_low", "score_high", "win_rate", "bid_accuracy",
+                "mean_abs_bid_error"} <= set(p)
+
+
+def test_cli_table_and_hook():
+    out = CliRunner().invoke(main, ["tournament", "--players", "5", "--policies", "heuristic,random,heuristic,random,random",
+                                    "--games", "10", "--hook"])
+    assert out.exit_code == 0, out.output
+    assert "hook on" in out.output and "95% interval" in out.output
+
+
+@pytest.mark.parametrize("args", [
+    ["--players", "4", "--policies", "heuristic,random"],
+    ["--players", "4", "--policies", "heuristic,random,random,nobody"],
+    ["--players", "7", "--policies", "random"],
+    ["--players", "3", "--policies", "random,random,random", "--games", "0"],
+    ["--players", "3", "--policies", "random,random,random", "--seed", "-1"],
+    ["--players", "3"],
+])
+def test_cli_bad_input_exits_2(args):
+    out = CliRunner().invoke(main, ["tournament", *args])
+    assert out.exit_code == 2, out.output
+    assert "Error" in out.output and "Traceback" not in out.output

@@ -72,8 +72,8 @@ class TournamentResult:
                 "bid_accuracy": _num(row.bid_accuracy),
                 "mean_abs_bid_error": _num(row.mean_abs_bid_error),
                 "seats_per_game": int(row.seats_per_game),
-                "bid_accuracy_by_round": {int(r): _num(a) for r, a in zip(br["round"], br.bid_accuracy)},
-                "mean_abs_bid_error_by_round": {int(r): _num(a) for r, a in zip(br["round"], br.mean_abs_bid_error)},
+                "bid_accuracy_by_round": {int(r): _num(a) for r, a in zip(br["round"], br.bid_accuracy, strict=True)},
+                "mean_abs_bid_error_by_round": {int(r): _num(a) for r, a in zip(br["round"], br.mean_abs_bid_error, strict=True)},
             })
         return {"games": self.n_games, "players": self.players, "policies": entries, "deals": self.n_deals,
                 "rotations": self.rotations, "seed": self.seed, "hook": self.hook,

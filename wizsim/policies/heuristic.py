@@ -33,7 +33,6 @@ twin.
 from __future__ import annotations
 
 import numpy as np
-
 from llvmlite import ir
 from numba import types
 from numba.extending import intrinsic

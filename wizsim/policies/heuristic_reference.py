@@ -12,8 +12,7 @@ import math
 from collections.abc import Iterable
 
 from wizsim.cards import N_CARDS, N_RANKS, card_rank, card_suit, is_jester, is_wizard
-from wizsim.policies.heuristic import (F_EARLIER, F_JESTER, F_SEAT, F_SIDE, F_TRUMP, F_VOID, F_WIZARD,
-                                       N_FEATURES)
+from wizsim.policies.heuristic import F_EARLIER, F_JESTER, F_SEAT, F_SIDE, F_TRUMP, F_VOID, F_WIZARD, N_FEATURES
 from wizsim.rules.reference import Trick
 
 

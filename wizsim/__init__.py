@@ -24,6 +24,7 @@ __all__ = [
     "legal_plays",
     "parse_cards",
     "read_rounds",
+    "run_tournament",
     "score",
     "simulate_games",
     "simulate_rounds",
@@ -37,4 +38,8 @@ def __getattr__(name):
         from wizsim.dataset.read import read_rounds
 
         return read_rounds
+    if name == "run_tournament":
+        from wizsim.tournament import run_tournament
+
+        return run_tournament
     raise AttributeError(f"module 'wizsim' has no attribute {name!r}")

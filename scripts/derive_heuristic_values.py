@@ -37,7 +37,7 @@ from pathlib import Path
 import numpy as np
 
 from wizsim._jit import kernel
-from wizsim.policies import N_PARAMS, PolicySlots
+from wizsim.policies import PolicySlots, make_slots
 from wizsim.policies.dispatch import HEURISTIC
 from wizsim.policies.heuristic import (
     F_EARLIER,
@@ -125,7 +125,8 @@ def _normal_equations(hands, trump, bids, tricks, players, r, xtx, xty, counts):
 
 
 def heuristic_slots(table: np.ndarray) -> PolicySlots:
-    return PolicySlots(("heuristic",), np.array([HEURISTIC], np.int8), np.zeros((1, N_PARAMS)), table)
+    """The heuristic with its default parameters (``make_slots``) and the table being fitted."""
+    return PolicySlots(("heuristic",), np.array([HEURISTIC], np.int8), make_slots(["heuristic"]).params, table)
 
 
 def iterate(table: np.ndarray, rounds: int, seed: int, ridge: float, threads) -> tuple[np.ndarray, float]:

@@ -19,7 +19,7 @@ from wizsim.rules.kernels import LED_NONE, legal_mask, next_led, trick_winner
 from wizsim.sim.round import BID_FORCED, BID_FREE
 
 TABLE = np.array(VALUES, dtype=np.float64)
-PARAMS = np.zeros(8)
+PARAMS = make_slots(["heuristic"]).params[0]
 ROOT = Path(__file__).resolve().parents[1]
 
 

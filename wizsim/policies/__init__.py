@@ -48,8 +48,9 @@ def make_slots(names) -> PolicySlots:
     params = np.zeros((len(unique), N_PARAMS), dtype=np.float64)
     table = np.zeros(1, dtype=np.float64)
     if "heuristic" in unique:
+        from wizsim.policies.heuristic import DEFAULT_BID_SHIFT, P_BID_SHIFT
         from wizsim.policies.heuristic_values import VALUES
 
-        # the heuristic's value table; its params row is all defaults (0: no bid shift)
-        table = np.array(VALUES, dtype=np.float64)
+        table = np.array(VALUES, dtype=np.float64)  # the heuristic's value table
+        params[unique.index("heuristic"), P_BID_SHIFT] = DEFAULT_BID_SHIFT
     return PolicySlots(tuple(unique), kinds, params, table)

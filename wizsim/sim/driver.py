@@ -15,7 +15,7 @@ import numpy as np
 from wizsim.cards import FULL_DECK_MASK
 from wizsim.config import ConfigError, RulesConfig, n_game_rounds
 from wizsim.policies import PolicySlots, make_slots
-from wizsim.sim.kernels import simulate_games_kernel, simulate_rounds_kernel
+from wizsim.sim.kernels import BLOCK, GAME_BLOCK, simulate_games_kernel, simulate_rounds_kernel
 from wizsim.sim.round import BID_FREE, TRUMP_BY_RULES
 
 MAX_SEED = 2**63 - 1
@@ -43,6 +43,12 @@ def numba_threads(threads: int | None):
         yield
     finally:
         numba.set_num_threads(before)
+
+
+def one_thread_if(small: bool):
+    """One thread for a batch that fits in one block of the parallel loop: nothing to share out,
+    and waking the other threads can cost more than the work (a time slice on a busy machine)."""
+    return numba_threads(1) if small else contextlib.nullcontext()
 
 
 def seat_policies(policies, players: int) -> list[str]:
@@ -121,7 +127,7 @@ def simulate_rounds(players: int, r: int, n_rounds: int, policies="random", *, h
     log_cards = np.zeros((rows, r * p), np.int8)
     log_leader = np.zeros((rows, r), np.int8)
     log_winner = np.zeros((rows, r), np.int8)
-    with numba_threads(threads):
+    with numba_threads(threads), one_thread_if(n <= BLOCK):
         simulate_rounds_kernel(np.uint64(seed), np.int64(first_index), p, r, cfg.hook, seat_slot, slots.kinds,
                                slots.params, slots.table, fixed_hands, turn_up_pool, np.int64(fixed_trump),
                                bid_mode, fixed_bids, bool(trick_log), hands, turn_up, trump, bids, tricks,
@@ -231,7 +237,7 @@ def simulate_games(players: int, n_games: int, policies="random", *, hook: bool 
     log_cards = np.zeros((rows, p * T), np.int8)
     log_leader = np.zeros((rows, T), np.int8)
     log_winner = np.zeros((rows, T), np.int8)
-    with numba_threads(threads):
+    with numba_threads(threads), one_thread_if(n <= GAME_BLOCK):
         simulate_games_kernel(np.uint64(seed), game_ids, p, cfg.hook, player_slot, slots.kinds, slots.params,
                               slots.table, bool(trick_log), first_dealer, hands, turn_up, trump, bids, tricks,
                               scores, log_cards, log_leader, log_winner)

@@ -10,6 +10,7 @@ Figures (issue 2, deliverable 9):
 - every policy of ``wizsim.policies.policy_names()`` at 4 players, r = 15, and in whole games;
 - whole games/s for every player count;
 - a sweep of batch sizes (rounds per call) at 4 players, r = 15;
+- 1 thread and all threads in alternation on one batch (the fairest scaling figure on a shared machine);
 - the speed-up over the plain-Python round twin (``wizsim.sim.reference``) on the same rounds;
 - (full pass) the cold compile time of a fresh process and the start of a second one (cache load).
 
@@ -155,6 +156,25 @@ def bench_sweep(threads: int, p: Pass) -> list[dict]:
     return out
 
 
+def bench_scaling(p: Pass, n: int) -> dict:
+    """1 thread and all threads in alternation on the same batch (4 players, r = 15), so that both
+    see the same machine: on a shared machine another process can take a core for seconds."""
+    threads = all_threads()
+    pairs = 5 if p.quick else 11
+    one, many = Times(), Times()
+    for _ in range(pairs):
+        for t, out in ((1, one), (threads, many)):
+            c0 = time.process_time()
+            t0 = time.perf_counter()
+            wizsim.simulate_rounds(4, 15, n, "random", seed=1, threads=t)
+            out.append(time.perf_counter() - t0)
+            out.cpu.append(time.process_time() - c0)
+    ratios = sorted(a / b for a, b in zip(one, many, strict=True))
+    return {"players": 4, "r": 15, "n_rounds": n, "pairs": pairs, "threads": threads,
+            "one_thread": rates(n, 60, one, "rounds"), "all_threads": rates(n, 60, many, "rounds"),
+            "median_pair_ratio": statistics.median(ratios), "best_over_best": min(one) / min(many)}
+
+
 def bench_twin(p: Pass, kernel_rounds: dict[int, dict]) -> dict:
     """The plain-Python twin on the same rounds (4 players, r = 15, random policy)."""
     try:
@@ -211,7 +231,7 @@ def machine() -> dict:
     from wizsim.bits import HAS_BMI2
 
     return {
-        "date": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
+        "date": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
         "cpu": cpu,
         "cores": os.cpu_count(),
         "numba_threads": all_threads(),
@@ -279,6 +299,13 @@ def run(quick: bool, compile_time: bool, log) -> dict:
             res["sweep"].append(row)
             log(f"  {threads} thread(s) batch {row['batch']:>9,} {row['plays_per_s']:>14,.0f} plays/s")
 
+    if all_threads() > 1:
+        res["scaling"] = sc = bench_scaling(p, 250_000 if p.quick else 1_000_000)
+        log(f"alternating 1 and {sc['threads']} threads, 4 players, r = 15, {sc['n_rounds']:,} rounds a call: "
+            f"{sc['one_thread']['plays_per_s']:,.0f} vs {sc['all_threads']['plays_per_s']:,.0f} plays/s (medians), "
+            f"best {sc['one_thread']['best_plays_per_s']:,.0f} vs {sc['all_threads']['best_plays_per_s']:,.0f}; "
+            f"median pair ratio {sc['median_pair_ratio']:.2f}, best/best {sc['best_over_best']:.2f}")
+
     kernel_rows = {t: next(x for x in res["rounds"] if x["players"] == 4 and x["r"] == 15 and x["threads"] == t)
                    for t in thread_counts}
     res["twin"] = bench_twin(p, kernel_rows)
@@ -302,6 +329,11 @@ def run(quick: bool, compile_time: bool, log) -> dict:
         many = kernel_rows[all_threads()]["plays_per_s"]
         res["headline"][f"random_4p_r15_plays_per_s_{all_threads()}_threads"] = many
         res["headline"]["parallel_scaling"] = many / one
+        sc = res["scaling"]
+        res["headline"]["alternating_plays_per_s_1_thread"] = sc["one_thread"]["plays_per_s"]
+        res["headline"][f"alternating_plays_per_s_{all_threads()}_threads"] = sc["all_threads"]["plays_per_s"]
+        res["headline"]["alternating_median_pair_ratio"] = sc["median_pair_ratio"]
+        res["headline"]["alternating_best_over_best"] = sc["best_over_best"]
     log("headline: " + ", ".join(f"{k} = {v:,.2f}" for k, v in res["headline"].items()))
     return res
 

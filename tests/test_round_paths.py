@@ -9,8 +9,8 @@ import dataclasses
 
 import numpy as np
 from hypothesis import given, settings
-
 from strategies import round_indices, round_setups, seeds
+
 from wizsim import simulate_rounds
 from wizsim.policies import make_slots
 from wizsim.policies.dispatch import RANDOM, choose_card

@@ -34,7 +34,7 @@ _PACKAGE = Path(__file__).resolve().parent
 _CODEGEN_SWITCHES = ("WIZSIM_NO_PDEP",)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _wizsim_imports(path: Path) -> tuple[Path, ...]:
     """The package modules that the module at ``path`` imports (absolute ``wizsim.`` imports)."""
     out = []
@@ -53,7 +53,7 @@ def _wizsim_imports(path: Path) -> tuple[Path, ...]:
     return tuple(out)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def source_stamp(py_file: str) -> str:
     """sha256 over the module ``py_file``, every package module it imports directly or
     indirectly, and the code-generation switches: what a kernel of that module compiles from."""

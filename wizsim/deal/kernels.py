@@ -15,7 +15,6 @@ fast, statistically strong for this use, and a few lines in any language.
 from __future__ import annotations
 
 import numpy as np
-
 from llvmlite import ir
 from numba import types
 from numba.extending import intrinsic

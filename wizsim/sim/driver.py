@@ -219,10 +219,15 @@ def simulate_games(players: int, n_games: int, policies="random", *, hook: bool 
     if player_policies is None:
         per_player = seat_policies(policies, players)
         player_policies = [per_player] * n
-    all_names = [name for row in player_policies for name in row] or ["random"]
+    # Name lookups once per distinct row (one, or a tournament's few rotations), not per game: per
+    # game they cost more than playing the game.
+    distinct: dict[tuple, int] = {}
+    row_of = np.array([distinct.setdefault(tuple(row), len(distinct)) for row in player_policies], dtype=np.int64)
+    all_names = [name for row in distinct for name in row] or ["random"]
     slots = make_slots(all_names)
-    player_slot = np.array([[slots.slot_of(nm.strip().lower()) for nm in row] for row in player_policies],
-                           dtype=np.int8).reshape(n, players)
+    rows = np.array([[slots.slot_of(nm.strip().lower()) for nm in row] for row in distinct],
+                    dtype=np.int8).reshape(len(distinct), players)
+    player_slot = np.ascontiguousarray(rows[row_of]) if n else np.zeros((0, players), np.int8)
     R = cfg.n_rounds
     p = players
     T = R * (R + 1) // 2

@@ -36,12 +36,17 @@ _CODEGEN_SWITCHES = ("WIZSIM_NO_PDEP",)
 
 @functools.cache
 def _wizsim_imports(path: Path) -> tuple[Path, ...]:
-    """The package modules that the module at ``path`` imports (absolute ``wizsim.`` imports)."""
+    """The package modules that the module at ``path`` (inside the package) imports."""
     out = []
     for node in ast.walk(ast.parse(path.read_bytes())):
         names = []
-        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            names = [node.module] + [f"{node.module}.{a.name}" for a in node.names]
+        if isinstance(node, ast.ImportFrom):
+            module = node.module or ""
+            if node.level and path.is_relative_to(_PACKAGE):  # relative: against the module's package
+                parts = path.parent.relative_to(_PACKAGE).parts
+                base = parts[:len(parts) - (node.level - 1)]
+                module = ".".join(["wizsim", *base, *([module] if module else [])])
+            names = [module] + [f"{module}.{a.name}" for a in node.names]
         elif isinstance(node, ast.Import):
             names = [a.name for a in node.names]
         for name in names:

@@ -6,7 +6,6 @@ from __future__ import annotations
 import faulthandler
 import io
 import json
-import os
 import signal
 import subprocess
 import sys
@@ -112,7 +111,7 @@ def check_round_rows(df, tricks_df):
     assert np.array_equal(popcount(hands), df["round"].to_numpy().astype(np.int64))
     union = g["hand"].agg(lambda h: int(np.bitwise_or.reduce(h.to_numpy()))).to_numpy().astype(np.uint64)
     assert np.array_equal(popcount(union), r * p)  # disjoint hands
-    exp = [score_round(int(b), int(t)) for b, t in zip(df["bid"], df["tricks"])]
+    exp = [score_round(int(b), int(t)) for b, t in zip(df["bid"], df["tricks"], strict=True)]
     assert np.array_equal(df["score"].to_numpy(), exp)
     assert np.array_equal(df["n_wizards"], popcount(hands & np.uint64(0xF << 52)))
     assert np.array_equal(df["n_jesters"], popcount(hands & np.uint64(0xF << 56)))
@@ -273,7 +272,7 @@ def test_filters_read_only_the_matching_partition(games_dir, tmp_path):
     df = wizsim.read_rounds(out, round=3, seat=[1, 2])
     assert len(df) == 30 * 2 and set(df["round"]) == {3} and set(df["seat"]) == {1, 2}
     assert len(wizsim.read_rounds(out, players=4, round=[3, 4], columns=["bid"])) == 30 * 4 * 2
-    with pytest.raises(Exception):
+    with pytest.raises(pa.ArrowInvalid, match="round=2"):
         wizsim.read_rounds(out, round=2)
 
 
@@ -281,7 +280,7 @@ def test_read_rounds_decodes_hands_and_checks_versions(rounds_dir, tmp_path):
     df = wizsim.read_rounds(rounds_dir, decode_hands=True, columns=["round_index", "seat"], seat=1)
     assert list(df.columns) == ["round_index", "seat", "hand_text"]
     full = wizsim.read_rounds(rounds_dir, seat=1)
-    for text, mask in zip(df["hand_text"].head(20), full["hand"].head(20)):
+    for text, mask in zip(df["hand_text"].head(20), full["hand"].head(20), strict=True):
         ids = wizsim.parse_cards(text)
         assert len(ids) == 7 and sum(1 << int(c) for c in set(ids.tolist()) if c < N_SUITED) == int(mask) & ((1 << 52) - 1)
     with pytest.raises(DatasetError, match="cannot filter"):

@@ -3,11 +3,11 @@
 Public API (see CONTRACT.md); everything else inside the package may change.
 """
 
+from wizsim.advisor import Advice, advise
 from wizsim.cards import CardError, format_cards, parse_cards
 from wizsim.config import ConfigError, RulesConfig
 from wizsim.rules.api import legal_plays, score, trick_winner
 from wizsim.sim.driver import GameBatch, RoundBatch, simulate_games, simulate_rounds
-from wizsim.advisor import Advice, advise
 
 __version__ = "0.1.0"
 

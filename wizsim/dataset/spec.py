@@ -21,7 +21,7 @@ import shlex
 from dataclasses import dataclass
 from importlib import metadata
 
-from wizsim.config import ConfigError, RulesConfig, RULES_VERSION
+from wizsim.config import RULES_VERSION, ConfigError, RulesConfig
 from wizsim.io.schema import SCHEMA_VERSION
 from wizsim.policies import check_policy
 from wizsim.sim.driver import check_seed, seat_policies

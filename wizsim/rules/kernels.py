@@ -12,7 +12,16 @@ from __future__ import annotations
 import numpy as np
 
 from wizsim._jit import kernel
-from wizsim.cards import FIRST_JESTER, FIRST_WIZARD, FULL_DECK_MASK, JESTER_MASK, N_CARDS, N_RANKS, SUIT_MASKS, WIZARD_MASK
+from wizsim.cards import (
+    FIRST_JESTER,
+    FIRST_WIZARD,
+    FULL_DECK_MASK,
+    JESTER_MASK,
+    N_CARDS,
+    N_RANKS,
+    SUIT_MASKS,
+    WIZARD_MASK,
+)
 
 LED_NONE = -1
 LED_WIZARD = -2

@@ -74,6 +74,16 @@ def test_table_shows_every_bid_the_recommendation_and_the_deals_used():
     assert "Tricks taken when you bid" in out and "#" in out
 
 
+def test_trick_chart_leaves_out_counts_that_never_happened():
+    # Two Wizards and the top three trumps: 0 tricks and 14 tricks do not occur in these 300 deals.
+    hand = "W,W,AS,KS,QS,3H,4H,5H,JD,TD,2C,J,7C,8C"
+    result = _run(["advise", "--hand", hand, "--trump", "S", "--seat", "3", "--samples", "300", "--seed", "2"])
+    assert result.exit_code == 0, result.output
+    chart = result.output.split("Tricks taken when you bid")[1]
+    assert "   0 | " not in chart and "  14 | " not in chart
+    assert "tricks: never seen)" in chart and "<- your bid" in chart
+
+
 def test_round_one_says_it_is_exact():
     result = _run(["advise", "--hand", "AS", "--trump", "S", "--seat", "1"])
     assert result.exit_code == 0, result.output

@@ -43,10 +43,17 @@ def render_advice(a: Advice) -> str:
               f"Tricks taken when you bid {best}:"]
     dist = a.p_tricks[best]
     top = max(float(dist.max()), 1e-12)
-    for t, p in enumerate(dist):
+    # A 15-card hand would print a dozen rows of 0.0%: show only the counts that happened (and the bid).
+    seen = [t for t, p in enumerate(dist) if p > 0] + [best]
+    lo, hi = min(seen), max(seen)
+    for t in range(lo, hi + 1):
+        p = float(dist[t])
         bar = "#" * int(round(BAR_WIDTH * p / top))
         mark = " <- your bid" if t == best else ""
         lines.append(f"  {t:>2} | {bar:<{BAR_WIDTH}} {p:6.1%}{mark}")
+    if lo > 0 or hi < len(dist) - 1:
+        never = [f"{x}" if x == y else f"{x}..{y}" for x, y in ((0, lo - 1), (hi + 1, len(dist) - 1)) if x <= y]
+        lines.append(f"     ({' and '.join(never)} tricks: never seen)")
     lines.append("")
     lines.append(_method_line(a))
     return "\n".join(lines)

@@ -197,6 +197,34 @@ def test_same_seed_same_bytes_with_1_and_2_threads_and_on_dask(tmp_path):
     assert files_of(tmp_path / "dask") == a
 
 
+def test_cli_on_a_dask_scheduler_address_with_worker_processes_gives_the_local_files(tmp_path):
+    # The multi-machine path: an existing scheduler reached by address, workers in their own
+    # processes (their own Numba, nothing shared but wizsim being installed), whole games.
+    from dask.distributed import LocalCluster
+
+    args = ["simulate", "--players", "5", "--games", "40", "--policies", "heuristic,random,heuristic,random,random",
+            "--seed", "8", "--trick-log", "--chunk-size", "15"]
+    local = CliRunner().invoke(main, [*args, "--out", str(tmp_path / "local")])
+    assert local.exit_code == 0, local.output
+    faulthandler.dump_traceback_later(240, exit=True)
+    try:
+        with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0") as cluster:
+            res = CliRunner().invoke(main, [*args, "--out", str(tmp_path / "dask"), "--engine", "dask",
+                                            "--scheduler", cluster.scheduler_address])
+    finally:
+        faulthandler.cancel_dump_traceback_later()
+    assert res.exit_code == 0, res.output
+    a = files_of(tmp_path / "local")
+    assert len(a) == 3 * (12 + 12) and files_of(tmp_path / "dask") == a
+
+
+def test_cli_unreachable_scheduler_is_a_one_line_error(tmp_path):
+    res = CliRunner().invoke(main, ["simulate", "--round", "3", "--rounds", "10", "--out", str(tmp_path / "x"),
+                                    "--engine", "dask", "--scheduler", "tcp://127.0.0.1:9"])
+    assert res.exit_code == 2 and "cannot reach the Dask scheduler" in res.output, res.output
+    assert "Traceback" not in res.output
+
+
 def test_chunk_files_do_not_depend_on_the_output_folder_or_on_each_other():
     spec = make_spec(3, games=7, seed=2, chunk_size=3)
     assert encode_chunk(spec, 1) == encode_chunk(spec, 1, threads=1)

@@ -218,11 +218,18 @@ def test_cli_on_a_dask_scheduler_address_with_worker_processes_gives_the_local_f
     assert len(a) == 3 * (12 + 12) and files_of(tmp_path / "dask") == a
 
 
-def test_cli_unreachable_scheduler_is_a_one_line_error(tmp_path):
-    res = CliRunner().invoke(main, ["simulate", "--round", "3", "--rounds", "10", "--out", str(tmp_path / "x"),
+def test_cli_unreachable_scheduler_is_a_one_line_error_and_leaves_the_folder_free(tmp_path):
+    out = str(tmp_path / "x")
+    res = CliRunner().invoke(main, ["simulate", "--round", "3", "--rounds", "10", "--out", out,
                                     "--engine", "dask", "--scheduler", "tcp://127.0.0.1:9"])
     assert res.exit_code == 2 and "cannot reach the Dask scheduler" in res.output, res.output
     assert "Traceback" not in res.output
+    # that run wrote no data, so a different run may use the folder without --overwrite
+    res = CliRunner().invoke(main, ["simulate", "--round", "3", "--rounds", "10", "--seed", "5", "--out", out])
+    assert res.exit_code == 0, res.output
+    # but once a run has data, a different one is refused
+    res = CliRunner().invoke(main, ["simulate", "--round", "3", "--rounds", "10", "--seed", "6", "--out", out])
+    assert res.exit_code == 2 and "--overwrite" in res.output, res.output
 
 
 def test_chunk_files_do_not_depend_on_the_output_folder_or_on_each_other():

@@ -87,8 +87,15 @@ def test_cli_table_and_hook():
     assert "hook on" in out.output and "95% interval" in out.output
 
 
+def test_a_short_policy_list_repeats_to_fill_the_table():
+    short = run_tournament(6, "heuristic,random", 12, seed=3)
+    full = run_tournament(6, "heuristic,random,heuristic,random,heuristic,random", 12, seed=3)
+    assert list(short.policies) == list(full.policies) == ["heuristic", "random"] * 3
+    assert short.games.equals(full.games)
+
+
 @pytest.mark.parametrize("args", [
-    ["--players", "4", "--policies", "heuristic,random"],
+    ["--players", "4", "--policies", "heuristic,random,random"],
     ["--players", "4", "--policies", "heuristic,random,random,nobody"],
     ["--players", "7", "--policies", "random"],
     ["--players", "3", "--policies", "random,random,random", "--games", "0"],

@@ -72,10 +72,10 @@ def main():
 @main.command(epilog=EXIT_HELP)
 @click.option("--players", type=click.IntRange(3, 6), default=4, show_default=True, help="Players at the table.")
 @click.option("--round", "round_size", type=int, default=None, help="Cards per player (one size per run).")
-@click.option("--rounds", type=click.IntRange(min=1), default=100_000, show_default=True, help="How many rounds.")
+@click.option("--rounds", type=click.IntRange(min=1), default=None, help="How many rounds  [default: 100000].")
 @click.option("--games", type=click.IntRange(min=1), default=None, help="Play this many whole games instead.")
 @click.option("--policy", default=None, help="Policy for every seat (default random).")
-@click.option("--policies", default=None, help="Comma list, one policy per seat (per player with --games).")
+@click.option("--policies", default=None, help="Comma list, one policy per seat (per player with --games); a shorter list repeats to fill the table.")
 @click.option("--hook", is_flag=True, help="Hook variant: the bids may not add up to the round size.")
 @click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True, help="Run seed.")
 @click.option("--threads", type=click.IntRange(min=1), default=None, help="Threads (default: all cores).")
@@ -107,6 +107,10 @@ def simulate(players, round_size, rounds, games, policy, policies, hook, seed, t
         raise click.UsageError("give --round R (cards per player) or --games N (whole games)")
     if games is not None and round_size is not None:
         raise click.UsageError("--round and --games do not go together: a game plays every round size")
+    if games is not None and rounds is not None:
+        raise click.UsageError("--rounds and --games do not go together: --games N plays N whole games")
+    if rounds is None:
+        rounds = 100_000
     dataset_only = {"--trick-log": trick_log, "--chunk-size": chunk_size, "--overwrite": overwrite,
                     "--engine dask": engine != "local", "--scheduler": scheduler, "--workers": workers}
     if out is None and any(dataset_only.values()):
@@ -199,7 +203,7 @@ def advise(hand, trump, seat, players, bids, hook, trump_card, samples, seed, po
 
 @main.command(epilog=EXIT_HELP)
 @click.option("--players", type=click.IntRange(3, 6), default=4, show_default=True, help="Players at the table.")
-@click.option("--policies", required=True, help="Comma list, one policy per player (repeats allowed), e.g. heuristic,random,random,random.")
+@click.option("--policies", required=True, help="Comma list, one policy per player (repeats allowed), e.g. heuristic,random,random,random; a shorter list repeats to fill the table (heuristic,random = heuristic,random,heuristic,random).")
 @click.option("--games", type=click.IntRange(min=1), default=10_000, show_default=True,
               help="Games in all, counting every rotation of the policies (rounded up to whole deals).")
 @click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True, help="Run seed.")

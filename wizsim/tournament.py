@@ -28,7 +28,7 @@ import pandas as pd
 
 from wizsim.config import ConfigError, RulesConfig
 from wizsim.policies import check_policy
-from wizsim.sim.driver import check_seed, simulate_games
+from wizsim.sim.driver import check_seed, seat_policies, simulate_games
 
 CHUNK_DEALS = 512
 Z95 = 1.959963984540054
@@ -86,12 +86,7 @@ def _num(x):
 
 
 def check_policies(policies, players: int) -> list[str]:
-    if isinstance(policies, str):
-        policies = policies.split(",")
-    names = [check_policy(p) for p in policies]
-    if len(names) != players:
-        raise ConfigError(f"a tournament needs exactly one policy per player: {players} names, got {len(names)}")
-    return names
+    return [check_policy(p) for p in seat_policies(policies, players)]
 
 
 def run_tournament(players: int, policies, games: int, *, seed: int | None = 0, hook: bool = False,

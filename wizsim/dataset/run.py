@@ -102,7 +102,11 @@ def claim_folder(out: Path, spec: RunSpec, overwrite: bool) -> dict | None:
     manifest = read_manifest(out)
     if manifest is not None and manifest.get("identity") == spec.identity():
         return manifest
-    if not overwrite:
+    # A run that stopped before its first file (an unreachable scheduler, Ctrl-C at once) leaves only
+    # its manifest: nothing of it would be lost, so another run may take the folder.
+    holds_data = any(f.suffix == ".parquet" and not is_temp(f)
+                     for t in TABLES if (out / t).is_dir() for f in (out / t).rglob("*"))
+    if not overwrite and holds_data:
         what = f"run {manifest.get('run_id')} ({manifest.get('command')})" if manifest else "data of an unknown run"
         raise DatasetError(f"{out} holds {what}; pass --overwrite to replace it, or choose another folder")
     for e in entries:

@@ -52,15 +52,15 @@ def one_thread_if(small: bool):
 
 
 def seat_policies(policies, players: int) -> list[str]:
-    """One policy name per seat (or player) from a name, a comma list or a sequence."""
+    """One policy name per seat (or player) from a name, a comma list or a sequence; a list shorter
+    than the table repeats to fill it (``heuristic,random`` at 4 players: H,R,H,R)."""
     if isinstance(policies, str):
         policies = [p for p in policies.split(",")]
     names = [p.strip() for p in policies]
-    if len(names) == 1:
-        names = names * players
-    if len(names) != players:
-        raise ConfigError(f"give one policy for every seat or {players} policies, got {len(names)}")
-    return names
+    if not names or players % len(names):
+        raise ConfigError(f"give {players} policies (one per seat) or a list whose length divides {players} "
+                          f"(it repeats to fill the table), got {len(names)}")
+    return names * (players // len(names))
 
 
 @dataclass

@@ -261,6 +261,9 @@ def test_a_killed_run_resumes_to_the_same_dataset(tmp_path, sig):
         pq.read_metadata(f)
     if sig == signal.SIGINT:
         assert json.loads((out / MANIFEST).read_text())["status"] == "interrupted"
+        err = proc.stderr.read().decode()
+        assert proc.returncode == 130 and "run the same command again to resume" in err, err
+        assert "Traceback" not in err
     result = CliRunner().invoke(main, ["simulate", *KILL_RUN, "--out", str(out), "--json"])
     assert result.exit_code == 0, result.output
     report = json.loads(result.output)

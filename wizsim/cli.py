@@ -120,11 +120,16 @@ def simulate(players, round_size, rounds, games, policy, policies, hook, seed, t
     if out is not None:
         from wizsim.dataset.run import write_dataset
 
-        with progress_bar(total, "game" if games else "round") as bar:
-            report = write_dataset(out, players, r=round_size, rounds=None if games else rounds, games=games,
-                                   policies=names, hook=hook, seed=seed, trick_log=trick_log, chunk_size=chunk_size,
-                                   engine=engine, threads=threads, overwrite=overwrite, scheduler=scheduler,
-                                   workers=workers, progress=bar.update)
+        try:
+            with progress_bar(total, "game" if games else "round") as bar:
+                report = write_dataset(out, players, r=round_size, rounds=None if games else rounds, games=games,
+                                       policies=names, hook=hook, seed=seed, trick_log=trick_log,
+                                       chunk_size=chunk_size, engine=engine, threads=threads, overwrite=overwrite,
+                                       scheduler=scheduler, workers=workers, progress=bar.update)
+        except KeyboardInterrupt:
+            click.echo(f"\ninterrupted: {out} holds only complete files; run the same command again to resume.",
+                       err=True)
+            sys.exit(130)
         if as_json:
             emit_json(report.to_dict())
         else:

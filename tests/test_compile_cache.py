@@ -8,11 +8,13 @@ import sys
 _PROBE = """
 import json
 import wizsim
+from wizsim._jit import needs_compile
 from wizsim.sim.kernels import simulate_games_kernel, simulate_rounds_kernel
+before = needs_compile(simulate_rounds_kernel, simulate_games_kernel)
 wizsim.simulate_rounds(4, 3, 10, seed=1)
 wizsim.simulate_games(3, 2, seed=1)
 stats = [k.stats for k in (simulate_rounds_kernel, simulate_games_kernel)]
-print(json.dumps({"hits": sum(sum(s.cache_hits.values()) for s in stats),
+print(json.dumps({"needed_compile": before, "hits": sum(sum(s.cache_hits.values()) for s in stats),
                   "misses": sum(sum(s.cache_misses.values()) for s in stats)}))
 """
 
@@ -28,3 +30,5 @@ def test_second_process_starts_without_recompiling(tmp_path):
     second = _run(tmp_path)
     assert first["misses"] >= 2 and first["hits"] == 0
     assert second["hits"] >= 2 and second["misses"] == 0
+    # what the CLI reads to announce a first-run compile on a terminal
+    assert first["needed_compile"] is True and second["needed_compile"] is False

@@ -109,6 +109,18 @@ def _cached(dispatcher):
         dispatcher._cache = _PackageFunctionCache(dispatcher.py_func)
     return dispatcher
 
+def needs_compile(*dispatchers) -> bool:
+    """Whether any of these kernels has no machine code for its current source in Numba's disk
+    cache, so that its first call will compile (tens of seconds for the big ones). A guess for the
+    user's benefit, read from Numba's cache index; False when it cannot tell."""
+    if not CACHE:
+        return False
+    try:
+        return any(not d._cache._cache_file._load_index() for d in dispatchers)
+    except Exception:  # a private Numba interface: when it changes, say nothing rather than fail
+        return False
+
+
 # error_model="numpy" drops Python's ZeroDivisionError checks from integer division in hot loops;
 # kernels never divide by a value that can be zero.
 _OPTIONS = dict(cache=CACHE, nogil=True, error_model="numpy", boundscheck=False)

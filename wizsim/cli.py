@@ -54,6 +54,15 @@ def emit_json(obj) -> None:
     click.echo(json.dumps(obj, indent=2, allow_nan=True))
 
 
+def announce_compile(*kernels) -> None:
+    """On a terminal, say why a first run on this machine (an empty Numba cache) sits silent for a while."""
+    from wizsim._jit import needs_compile
+
+    if sys.stderr.isatty() and needs_compile(*kernels):
+        click.echo("Compiling wizsim's kernels for this machine: once, about 10-20 s; later runs load them "
+                   "from Numba's cache.", err=True)
+
+
 def progress_bar(total: int, unit: str, enabled: bool | None = None):
     """A tqdm bar on stderr with rate and ETA; off when stderr is not a terminal (unless forced)."""
     from tqdm import tqdm
@@ -117,8 +126,14 @@ def simulate(players, round_size, rounds, games, policy, policies, hook, seed, t
         given = ", ".join(k for k, v in dataset_only.items() if v)
         raise click.UsageError(f"{given}: these options need --out DIR")
     total = games if games is not None else rounds
+    from wizsim.sim.kernels import simulate_games_kernel, simulate_rounds_kernel
+
+    main_kernel = simulate_games_kernel if games is not None else simulate_rounds_kernel
     if out is not None:
+        from wizsim.dataset.kernels import expand_round_rows, expand_trick_rows
         from wizsim.dataset.run import write_dataset
+
+        announce_compile(main_kernel, expand_round_rows, *([expand_trick_rows] if trick_log else []))
 
         try:
             with progress_bar(total, "game" if games else "round") as bar:
@@ -135,6 +150,7 @@ def simulate(players, round_size, rounds, games, policy, policies, hook, seed, t
         else:
             click.echo(render_dataset_report(report))
         return
+    announce_compile(main_kernel)
     with progress_bar(total, "game" if games else "round") as bar:
         summary = summarize(players, r=round_size, rounds=rounds, games=games, policies=names, hook=hook,
                             seed=seed, threads=threads, progress=bar.update)
@@ -197,6 +213,9 @@ def advise(hand, trump, seat, players, bids, hook, trump_card, samples, seed, po
     from wizsim.advisor.render import render_advice
 
     skip_blas_probe()
+    from wizsim.sim.candidates import candidate_rounds_kernel, choice_frequencies
+
+    announce_compile(choice_frequencies if len(hand) == 1 else candidate_rounds_kernel)  # round 1 is enumerated
     advice = advise_bid(hand, trump, seat, players, bids=bids, hook=hook, trump_card=trump_card, samples=samples,
                         seed=seed, policy=policy)
     if as_json:
@@ -218,8 +237,10 @@ def advise(hand, trump, seat, players, bids, hook, trump_card, samples, seed, po
 @bad_input_is_usage_error
 def tournament(players, policies, games, seed, hook, threads, as_json):
     """Whole games between policies: every policy in every seat equally often, on shared deals."""
+    from wizsim.sim.kernels import simulate_games_kernel
     from wizsim.tournament import render_tournament, run_tournament
 
+    announce_compile(simulate_games_kernel)
     with progress_bar(games, "game") as bar:
         result = run_tournament(players, policies, games, seed=seed, hook=hook, threads=threads, progress=bar.update)
     if as_json:

@@ -109,6 +109,7 @@ def _cached(dispatcher):
         dispatcher._cache = _PackageFunctionCache(dispatcher.py_func)
     return dispatcher
 
+
 def needs_compile(*dispatchers) -> bool:
     """Whether any of these kernels has no machine code for its current source in Numba's disk
     cache, so that its first call will compile (tens of seconds for the big ones). A guess for the

@@ -9,6 +9,7 @@ Folder contract (``DIR``):
 - a chunk is finished when all its files exist. Each file is renamed into place only when complete,
   so after Ctrl-C or a kill the folder holds only complete files (and perhaps ``.``-prefixed
   temporaries, which readers skip and the next run deletes). Rerunning the same run resumes;
+- one writer at a time: ``DIR/.wizsim-writing.lock`` (``lock.py``) keeps a second writer out;
 - a folder holding another run is refused unless ``overwrite``, which deletes that run's data; a
   folder holding anything wizsim did not write is always refused (overwrite never deletes a user's files).
 
@@ -31,6 +32,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from wizsim.dataset.chunk import encode_batch, simulate_chunk
+from wizsim.dataset.lock import LOCK, writer_lock
 from wizsim.dataset.spec import RunSpec, make_spec
 from wizsim.io.parquet import DatasetError, is_temp, write_atomic
 from wizsim.io.schema import TABLES
@@ -74,7 +76,7 @@ def _now() -> str:
 
 
 def _owned(name: str) -> bool:
-    return name in TABLES or name == MANIFEST or is_temp(Path(name))
+    return name in TABLES or name in (MANIFEST, LOCK) or is_temp(Path(name))
 
 
 def read_manifest(out: str | os.PathLike) -> dict | None:
@@ -92,7 +94,7 @@ def claim_folder(out: Path, spec: RunSpec, overwrite: bool) -> dict | None:
     """Make ``out`` ready for ``spec``: returns the existing manifest when resuming, else None."""
     if out.exists() and not out.is_dir():
         raise DatasetError(f"{out} is a file, not a folder")
-    entries = sorted(out.iterdir()) if out.exists() else []
+    entries = sorted(e for e in out.iterdir() if e.name != LOCK) if out.exists() else []
     if not entries:
         return None
     foreign = [e.name for e in entries if not _owned(e.name)]
@@ -177,8 +179,26 @@ def write_run(out: str | os.PathLike, spec: RunSpec, *, engine: str = "local", t
     if engine == "dask" and scheduler is not None and workers is not None:
         raise DatasetError("give --scheduler ADDRESS (an existing cluster) or --workers N (a local one), not both")
     out = Path(out)
+    if out.exists() and not out.is_dir():
+        raise DatasetError(f"{out} is a file, not a folder")
+    created = not out.exists()
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        raise DatasetError(f"cannot create the folder {out}: {err.strerror}") from None
+    try:
+        with writer_lock(out):
+            return _write_locked(out, spec, engine, threads, overwrite, scheduler, workers, dask_processes,
+                                 progress)
+    except DatasetError:
+        if created and not any(out.iterdir()):
+            out.rmdir()  # a refused run leaves no trace
+        raise
+
+
+def _write_locked(out: Path, spec: RunSpec, engine, threads, overwrite, scheduler, workers, dask_processes,
+                  progress) -> RunReport:
     manifest = claim_folder(out, spec, overwrite)
-    out.mkdir(parents=True, exist_ok=True)
     remove_temporaries(out)
     if manifest is None:
         manifest = {"format": "wizsim-dataset", "run_id": spec.run_id, "identity": spec.identity(),

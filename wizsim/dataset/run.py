@@ -91,10 +91,9 @@ def write_manifest(out: Path, manifest: dict) -> None:
 
 
 def claim_folder(out: Path, spec: RunSpec, overwrite: bool) -> dict | None:
-    """Make ``out`` ready for ``spec``: returns the existing manifest when resuming, else None."""
-    if out.exists() and not out.is_dir():
-        raise DatasetError(f"{out} is a file, not a folder")
-    entries = sorted(e for e in out.iterdir() if e.name != LOCK) if out.exists() else []
+    """Make the folder ``out`` (it exists; ``write_run`` made it) ready for ``spec``: returns the existing
+    manifest when resuming, else None."""
+    entries = sorted(e for e in out.iterdir() if e.name != LOCK)
     if not entries:
         return None
     foreign = [e.name for e in entries if not _owned(e.name)]

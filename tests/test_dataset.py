@@ -6,9 +6,7 @@ from __future__ import annotations
 import faulthandler
 import io
 import json
-import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -25,7 +23,6 @@ import wizsim
 from wizsim.cards import N_RANKS, N_SUITED
 from wizsim.cli import main
 from wizsim.dataset.chunk import encode_chunk
-from wizsim.dataset.lock import LOCK
 from wizsim.dataset.read import read_tricks
 from wizsim.dataset.rows import round_batch_tables
 from wizsim.dataset.run import MANIFEST, write_dataset
@@ -299,30 +296,6 @@ def test_a_folder_with_other_files_is_never_cleared(tmp_path):
     assert (tmp_path / "notes.txt").read_text() == "mine"
     result = CliRunner().invoke(main, ["simulate", "--round", "3", "--rounds", "10", "--out", str(tmp_path)])
     assert result.exit_code == 2 and "did not write" in result.output
-
-
-def test_one_writer_at_a_time(tmp_path):
-    out = tmp_path / "d"
-    out.mkdir()
-    lock = out / LOCK
-    host = socket.gethostname()
-    # a live writer on this host (this very process stands in for it) keeps a second one out
-    lock.write_text(json.dumps({"host": host, "pid": os.getpid(), "since": "now"}))
-    with pytest.raises(DatasetError, match=f"being written by another wizsim run \\(process {os.getpid()}"):
-        write_dataset(out, 4, r=3, rounds=10, seed=1)
-    res = CliRunner().invoke(main, ["simulate", "--round", "3", "--rounds", "10", "--out", str(out), "--overwrite"])
-    assert res.exit_code == 2 and "being written by another wizsim run" in res.output, res.output
-    assert lock.exists() and not (out / "rounds").exists()  # untouched
-    # a lock held from another host is never guessed about
-    lock.write_text(json.dumps({"host": host + "-elsewhere", "pid": 1, "since": "now"}))
-    with pytest.raises(DatasetError, match="elsewhere"):
-        write_dataset(out, 4, r=3, rounds=10, seed=1)
-    # the lock of a killed writer on this host is taken over, and released at the end
-    dead = subprocess.Popen([sys.executable, "-c", "pass"])
-    dead.wait()
-    lock.write_text(json.dumps({"host": host, "pid": dead.pid, "since": "then"}))
-    assert write_dataset(out, 4, r=3, rounds=10, seed=1).chunks_written == 1
-    assert not lock.exists()
 
 
 def test_a_refused_run_leaves_no_folder_behind(tmp_path):

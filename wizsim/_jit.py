@@ -5,6 +5,10 @@ driver's outer loop only). Both compile in nopython mode and cache to disk so a 
 starts without recompiling; ``WIZSIM_NUMBA_CACHE=0`` turns caching off for read-only installs,
 clusters or stale caches. Rules code never uses fastmath: results must match the reference twins.
 
+Where Numba finds no writable cache folder (the package folder read-only, no writable home, no
+``NUMBA_CACHE_DIR``: a system-wide install, a container) the kernels compile in memory instead, and
+one line on stderr says that the cache is off and why: a slower start, never a failed import.
+
 A cached kernel holds the machine code of every kernel it calls, but Numba checks only the source
 file of the kernel itself: after an edit of ``round.py``, the cached ``simulate_rounds_kernel``
 (in ``kernels.py``) would go on running the old round. So wizsim's cache entries are stamped with a
@@ -18,6 +22,7 @@ import ast
 import functools
 import hashlib
 import os
+import sys
 from pathlib import Path
 
 from numba import njit
@@ -104,9 +109,21 @@ class _PackageFunctionCache(FunctionCache):
     _impl_class = _PackageCacheImpl
 
 
+_cache_off_reason: str | None = None  # set when no cache folder is writable: compile in memory
+
+
 def _cached(dispatcher):
-    if CACHE:
-        dispatcher._cache = _PackageFunctionCache(dispatcher.py_func)
+    global _cache_off_reason
+    if CACHE and _cache_off_reason is None:
+        try:
+            dispatcher._cache = _PackageFunctionCache(dispatcher.py_func)
+        except RuntimeError as err:  # Numba's "cannot cache function ...: no locator available"
+            _cache_off_reason = str(err)
+            where = os.environ.get("NUMBA_CACHE_DIR")
+            tried = f"NUMBA_CACHE_DIR={where}" if where else "NUMBA_CACHE_DIR is unset"
+            print(f"wizsim: Numba's disk cache is off, kernels compile in memory on every run: no writable "
+                  f"cache folder (the package folder {_PACKAGE} and the user cache folder are read-only, "
+                  f"{tried}); set NUMBA_CACHE_DIR to a writable folder to keep them.", file=sys.stderr)
     return dispatcher
 
 
@@ -116,6 +133,8 @@ def needs_compile(*dispatchers) -> bool:
     user's benefit, read from Numba's cache index; False when it cannot tell."""
     if not CACHE:
         return False
+    if _cache_off_reason is not None:  # compiled in memory: every run compiles
+        return True
     try:
         return any(not d._cache._cache_file._load_index() for d in dispatchers)
     except Exception:  # a private Numba interface: when it changes, say nothing rather than fail
@@ -124,7 +143,9 @@ def needs_compile(*dispatchers) -> bool:
 
 # error_model="numpy" drops Python's ZeroDivisionError checks from integer division in hot loops;
 # kernels never divide by a value that can be zero.
-_OPTIONS = dict(cache=CACHE, nogil=True, error_model="numpy", boundscheck=False)
+# cache=False here: ``_cached`` installs wizsim's own cache (Numba's would fail at import where no
+# cache folder is writable).
+_OPTIONS = dict(cache=False, nogil=True, error_model="numpy", boundscheck=False)
 
 
 def kernel(fn):

@@ -12,7 +12,7 @@ import sys
 
 import click
 
-from wizsim.cards import CardError, parse_cards, parse_trump
+from wizsim.cards import CardError, card_ids, parse_trump
 
 EXIT_HELP = "\b\nExit status: 0 success, 2 bad input, 1 unexpected failure."
 
@@ -22,7 +22,7 @@ class HandType(click.ParamType):
 
     def convert(self, value, param, ctx):
         try:
-            return parse_cards(value)
+            return card_ids(value, None)
         except CardError as err:
             self.fail(str(err), param, ctx)
 
@@ -32,7 +32,7 @@ class TrumpType(click.ParamType):
 
     def convert(self, value, param, ctx):
         try:
-            return parse_trump(value)
+            return parse_trump(value, None)
         except CardError as err:
             self.fail(str(err), param, ctx)
 

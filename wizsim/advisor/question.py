@@ -27,19 +27,25 @@ from wizsim.cards import (
     NO_TRUMP,
     SUIT_MASKS,
     CardError,
+    CardTypeError,
+    card_ids,
     card_suit,
     cards_to_mask,
     format_card,
     format_cards,
     format_trump,
-    parse_cards,
     parse_trump,
+    shorten,
 )
 from wizsim.config import MAX_PLAYERS, MIN_PLAYERS, n_game_rounds
 
 
 class AdviceError(ValueError):
     """A question the advisor cannot answer as asked; the message names the problem."""
+
+
+class AdviceTypeError(AdviceError, TypeError):
+    """An argument of the wrong kind (a float seat, a nested list of bids); the message names it."""
 
 
 @dataclass(frozen=True)
@@ -113,7 +119,7 @@ class Question:
 
 def _int_option(value, name: str) -> int:
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
-        raise AdviceError(f"{name} must be a whole number, got {value!r}")
+        raise AdviceTypeError(f"{name} must be a whole number, got {shorten(repr(value), 40)}")
     return int(value)
 
 
@@ -128,12 +134,15 @@ def parse_bids(bids) -> tuple[int, ...] | None:
         out = []
         for i, token in enumerate(text.split(",")):
             token = token.strip()
-            if not token.lstrip("-").isdigit():
-                raise AdviceError(f"bid {token!r} (position {i + 1}) in {bids!r} is not a whole number: "
-                                  f"write earlier bids like '1,0'")
+            if not token.lstrip("-").isdigit() or len(token) > 4:
+                raise AdviceError(f"bids: bid {shorten(repr(token), 20)} (position {i + 1}) in {shorten(repr(bids))} "
+                                  f"is not a whole number 0..20: write earlier bids like '1,0'")
             out.append(int(token))
         return tuple(out)
-    return tuple(_int_option(b, "an earlier bid") for b in bids)
+    if isinstance(bids, (bytes, dict, set, frozenset)) or not hasattr(bids, "__iter__") or \
+            (isinstance(bids, np.ndarray) and bids.ndim != 1):
+        raise AdviceTypeError(f"bids must be text like '1,0' or a list of whole numbers, got {shorten(repr(bids), 40)}")
+    return tuple(_int_option(b, f"bids: bid {i + 1}") for i, b in enumerate(bids))
 
 
 def make_question(hand, trump, seat, players=4, *, bids=None, hook=False, trump_card=None,
@@ -146,9 +155,11 @@ def make_question(hand, trump, seat, players=4, *, bids=None, hook=False, trump_
     if not 1 <= seat <= players:
         raise AdviceError(f"seat must be 1..{players} with {players} players (seat {players} deals), got {seat}")
     try:
-        ids = parse_cards(hand) if isinstance(hand, str) else parse_cards([int(c) for c in np.ravel(hand)])
+        ids = card_ids(hand, "hand")
+    except CardTypeError as err:
+        raise AdviceTypeError(str(err)) from None
     except CardError as err:
-        raise AdviceError(f"hand: {err}") from None
+        raise AdviceError(str(err)) from None
     r = len(ids)
     max_r = n_game_rounds(players)
     if r == 0:
@@ -161,7 +172,9 @@ def make_question(hand, trump, seat, players=4, *, bids=None, hook=False, trump_
     trump_code = None
     if trump is not None and not (isinstance(trump, str) and not trump.strip()):
         try:
-            trump_code = parse_trump(trump)
+            trump_code = parse_trump(trump, "trump")
+        except CardTypeError as err:
+            raise AdviceTypeError(str(err)) from None
         except CardError as err:
             raise AdviceError(str(err)) from None
 
@@ -171,14 +184,13 @@ def make_question(hand, trump, seat, players=4, *, bids=None, hook=False, trump_
             raise AdviceError(f"round {r} with {players} players is the last round: every card is dealt and "
                               f"nothing is turned up, so leave out the trump card")
         try:
-            if isinstance(trump_card, str):
-                got = parse_cards(trump_card)
-            else:
-                got = parse_cards([int(c) for c in np.ravel(trump_card)])
+            got = card_ids(trump_card, "trump card")
+        except CardTypeError as err:
+            raise AdviceTypeError(str(err)) from None
         except CardError as err:
-            raise AdviceError(f"trump card: {err}") from None
+            raise AdviceError(str(err)) from None
         if len(got) != 1:
-            raise AdviceError(f"give one turned-up card, got {len(got)} ({trump_card!r})")
+            raise AdviceError(f"trump card: give one turned-up card, got {len(got)} ({shorten(repr(trump_card))})")
         card = int(got[0])
         if card >= FIRST_WIZARD:
             # the four Wizards (Jesters) are interchangeable: the turned-up one is one not in the hand
@@ -228,7 +240,8 @@ def make_question(hand, trump, seat, players=4, *, bids=None, hook=False, trump_
                               f"seat 1 bids first: there are no earlier bids, got {len(earlier)}")
         for i, b in enumerate(earlier):
             if not 0 <= b <= r:
-                raise AdviceError(f"the bid of seat {i + 1} is {b}: bids are 0..{r} in a round of {r} cards")
+                raise AdviceError(f"bids: the bid of seat {i + 1} is {shorten(b, 20)}: bids are 0..{r} in a round of {r} "
+                                  f"card{'s' if r != 1 else ''}")
     if hook and seat == players and earlier is None:
         raise AdviceError(f"with the hook the dealer (seat {players}) needs the earlier bids (--bids, "
                           f"{players - 1} of them) to know the forbidden bid")

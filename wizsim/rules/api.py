@@ -1,11 +1,20 @@
-"""Checked public wrappers over the rules kernels: ``trick_winner``, ``legal_plays``, ``score``."""
+"""Checked public wrappers over the rules kernels: ``trick_winner``, ``legal_plays``, ``score``.
+
+They take card text (``"J,W,2C"``), 1-D sequences of ids or of card texts, and check everything the
+kernels assume: bad input raises ``ValueError`` (``TypeError`` for the wrong kind of value) with a
+message that names the argument. A Wizard or Jester id given both in the hand and on the trick is
+two copies (RULES.md 1: they are interchangeable).
+"""
 
 from __future__ import annotations
 
 import numpy as np
 
-from wizsim.cards import CardError, cards_to_mask, mask_to_cards, parse_cards, parse_trump
+from wizsim.cards import CardError, card_ids, cards_to_mask, mask_to_cards, parse_trump, shorten
+from wizsim.config import MAX_PLAYERS, MIN_PLAYERS, n_game_rounds
 from wizsim.rules import kernels
+
+MAX_ROUND = n_game_rounds(MIN_PLAYERS)  # the most cards a hand holds (20, with 3 players)
 
 
 def trick_winner(trick, trump) -> int:
@@ -13,20 +22,16 @@ def trick_winner(trick, trump) -> int:
 
     ``trick`` is text (``"J,W,2C,AC"``) or ids in order of play; ``trump`` is S/H/D/C/none or -1..3.
     """
-    ids = parse_cards(trick)
+    ids = card_ids(trick, "trick", max_cards=MAX_PLAYERS)
     if ids.size == 0:
-        raise CardError("an empty trick has no winner")
-    if ids.size > 6:
-        raise CardError(f"a trick has at most 6 cards (one per player), got {ids.size}")
-    return int(kernels.trick_winner(ids, ids.size, parse_trump(trump)))
+        raise CardError("trick: an empty trick has no winner")
+    return int(kernels.trick_winner(ids, ids.size, parse_trump(trump, "trump")))
 
 
 def legal_plays(hand, trick) -> np.ndarray:
     """The ids in ``hand`` that may be played on the cards already in ``trick``, ascending (int8)."""
-    hand_ids = parse_cards(hand)
-    trick_ids = parse_cards(trick, taken=hand_ids) if isinstance(trick, str) else parse_cards(trick)
-    if np.intersect1d(hand_ids, trick_ids).size:
-        raise CardError("a card cannot be both in the hand and on the trick")
+    hand_ids = card_ids(hand, "hand", max_cards=MAX_ROUND)
+    trick_ids = card_ids(trick, "trick", taken=hand_ids, max_cards=MAX_PLAYERS - 1)
     led = kernels.LED_NONE
     for card in trick_ids:
         led = kernels.next_led(led, card)
@@ -34,11 +39,40 @@ def legal_plays(hand, trick) -> np.ndarray:
     return mask_to_cards(int(mask))
 
 
+def _counts(value, name: str) -> np.ndarray:
+    """``value`` (an int or an array of ints) as int64, each 0..MAX_ROUND; else a named error."""
+    if isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name}: {value!r} is not a number of tricks; give a whole number 0..{MAX_ROUND}")
+    if isinstance(value, (int, np.integer)):
+        if not 0 <= int(value) <= MAX_ROUND:
+            raise ValueError(f"{name} must be 0..{MAX_ROUND} (a round has at most {MAX_ROUND} tricks), "
+                             f"got {shorten(value, 30)}")
+        arr = np.asarray(int(value), dtype=np.int64)
+    else:
+        try:
+            arr = np.asarray(value)
+        except (ValueError, TypeError):  # ragged nesting
+            raise TypeError(f"{name}: not a number or an array of numbers") from None
+        if arr.dtype.kind not in "iu":
+            raise TypeError(f"{name}: must be whole numbers 0..{MAX_ROUND}, got {arr.dtype.name} "
+                            f"({str(value)[:40]!r})")
+    if arr.size and (arr.min() < 0 or arr.max() > MAX_ROUND):
+        bad = arr.min() if arr.min() < 0 else arr.max()
+        raise ValueError(f"{name} must be 0..{MAX_ROUND} (a round has at most {MAX_ROUND} tricks), got {bad}")
+    return arr.astype(np.int64)
+
+
 def score(bid, tricks):
-    """Round score (RULES.md 6); elementwise on numpy arrays, an int for scalars."""
-    if np.isscalar(bid) and np.isscalar(tricks):
-        return int(kernels.score_round(int(bid), int(tricks)))
-    b, t = np.broadcast_arrays(np.asarray(bid, dtype=np.int64), np.asarray(tricks, dtype=np.int64))
+    """Round score (RULES.md 6); elementwise on numpy arrays, an int for scalars.
+
+    ``bid`` and ``tricks`` are whole numbers 0..20 (or integer arrays of them that broadcast)."""
+    b, t = _counts(bid, "bid"), _counts(tricks, "tricks")
+    if b.ndim == 0 and t.ndim == 0:
+        return int(kernels.score_round(int(b), int(t)))
+    try:
+        b, t = np.broadcast_arrays(b, t)
+    except ValueError:
+        raise ValueError(f"bid and tricks have shapes {b.shape} and {t.shape}, which do not broadcast") from None
     out = np.empty(b.shape, dtype=np.int64)
     kernels.score_rounds(np.ascontiguousarray(b), np.ascontiguousarray(t), out)
     return out

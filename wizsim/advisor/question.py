@@ -184,7 +184,8 @@ def make_question(hand, trump, seat, players=4, *, bids=None, hook=False, trump_
             raise AdviceError(f"round {r} with {players} players is the last round: every card is dealt and "
                               f"nothing is turned up, so leave out the trump card")
         try:
-            got = card_ids(trump_card, "trump card")
+            one_id = isinstance(trump_card, (int, np.integer)) and not isinstance(trump_card, (bool, np.bool_))
+            got = card_ids([trump_card] if one_id else trump_card, "trump card")
         except CardTypeError as err:
             raise AdviceTypeError(str(err)) from None
         except CardError as err:

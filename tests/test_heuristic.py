@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from wizsim import parse_cards, simulate_rounds
 from wizsim.cards import FIRST_WIZARD, N_CARDS, N_RANKS, N_SUITED
+from wizsim.deal.reference import Stream
 from wizsim.policies import heuristic as H
 from wizsim.policies import heuristic_reference as ref
 from wizsim.policies import make_slots
@@ -111,7 +112,14 @@ def test_bid_and_trump_kernels_match_twins(players, data):
     assert 0 <= got <= r and got != forbidden
     row = H.table_row(players, r, trump)
     assert row == ref.row_offset(players, r, trump)
-    assert H.heuristic_trump(params, TABLE, players, r, mask(hand)) == ref.heuristic_trump(params, TABLE, players, r, hand)
+    state = data.draw(st.integers(0, 2**64 - 1))
+    rng = np.array([state], np.uint64)
+    stream = Stream(state)
+    assert H.heuristic_trump(params, TABLE, players, r, mask(hand), rng) == \
+        ref.heuristic_trump(params, TABLE, players, r, hand, stream)
+    assert rng[0] == stream.state  # the same draws: one on a tie, none otherwise
+    choices = H.heuristic_trump_choices(params, TABLE, players, r, mask(hand))
+    assert [s for s in range(4) if choices >> s & 1] == ref.heuristic_trump_choices(params, TABLE, players, r, hand)
     feats = np.zeros(H.N_FEATURES)
     H.hand_features(mask(hand), trump, seat, players, r, np.array(bids, np.int8), feats)
     value = H.hand_value(TABLE, row, mask(hand), trump, seat, players, r, np.array(bids, np.int8))
@@ -238,7 +246,21 @@ def test_bids_follow_the_cards():
 
 def test_the_dealer_names_its_long_strong_suit():
     hand = mask(parse_cards("AH,KH,QH,9H,2S,3C,4D"))
-    assert H.heuristic_trump(PARAMS, TABLE, 4, 7, hand) == 1
+    assert H.heuristic_trump(PARAMS, TABLE, 4, 7, hand, np.zeros(1, np.uint64)) == 1
+
+
+def test_a_dealer_whose_hand_gives_no_suit_an_edge_names_any_suit_uniformly():
+    # issue 10 item 10: a lone Wizard or Jester in round 1 (or tied values) used to name spades always
+    for text in ("W", "J", "W,J"):
+        hand = mask(parse_cards(text))
+        assert H.heuristic_trump_choices(PARAMS, TABLE, 4, len(text.split(",")), hand) == 0b1111
+        named = [H.heuristic_trump(PARAMS, TABLE, 4, 1, hand, np.array([k], np.uint64)) for k in range(4000)]
+        counts = np.bincount(named, minlength=4)
+        assert counts.min() > 850, counts  # each suit about 1000 times of 4000
+    lone_heart = mask(parse_cards("2H"))
+    assert H.heuristic_trump_choices(PARAMS, TABLE, 4, 1, lone_heart) == 0b0010
+    rng = np.array([7], np.uint64)
+    assert H.heuristic_trump(PARAMS, TABLE, 4, 1, lone_heart, rng) == 1 and rng[0] == 7  # no draw without a tie
 
 
 def test_the_hook_moves_the_bid_off_the_forbidden_number():

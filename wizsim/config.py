@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 MIN_PLAYERS = 3
 MAX_PLAYERS = 6
-RULES_VERSION = 2  # bump when simulated results for a given seed could change
+RULES_VERSION = 3  # bump when simulated results for a given seed could change
 
 
 class ConfigError(ValueError):

@@ -20,12 +20,15 @@ choose_card(kind, params, table, seat, players, r, hand, legal, turn_up, trump, 
     (-1 on an empty trick); voids: (players,) uint8, bit s set when that seat has shown it lacks suit s.
 choose_trump(kind, params, table, players, r, hand, rng)
     the dealer's suit 0..3 on a turned-up Wizard.
+trump_choices(kind, params, table, players, r, hand)
+    the suits (mask, bit s for suit s) among which ``choose_trump`` picks uniformly: what a named
+    suit tells about the dealer's hand (the exact round-1 advisor weighs deals by it).
 """
 
 from __future__ import annotations
 
 from wizsim._jit import inline_kernel
-from wizsim.policies.heuristic import heuristic_bid, heuristic_card, heuristic_trump
+from wizsim.policies.heuristic import heuristic_bid, heuristic_card, heuristic_trump, heuristic_trump_choices
 from wizsim.policies.random_policy import random_bid, random_card, random_trump
 
 RANDOM = 0
@@ -51,5 +54,15 @@ def choose_card(kind, params, table, seat, players, r, hand, legal, turn_up, tru
 @inline_kernel
 def choose_trump(kind, params, table, players, r, hand, rng):
     if kind == HEURISTIC:
-        return heuristic_trump(params, table, players, r, hand)
+        return heuristic_trump(params, table, players, r, hand, rng)
     return random_trump(rng)
+
+
+ALL_SUITS = 0b1111
+
+
+@inline_kernel
+def trump_choices(kind, params, table, players, r, hand):
+    if kind == HEURISTIC:
+        return heuristic_trump_choices(params, table, players, r, hand)
+    return ALL_SUITS

@@ -24,7 +24,8 @@ Play (``heuristic_card``), with ``need = bid - tricks taken``:
 
 "Unseen" cards are those neither played this round, nor in the hand, nor turned up: that is how the
 policy tracks the trumps and Wizards still out. Trump on a turned-up Wizard: the suit whose cards in
-the hand have the highest total trump value in the table.
+the hand have the highest total trump value in the table, ties (a hand without suited cards) broken
+uniformly at random.
 
 Everything here sees only the view listed in ``dispatch``; ``heuristic_reference`` is the plain-Python
 twin.
@@ -40,6 +41,7 @@ from numba.extending import intrinsic
 from wizsim._jit import kernel
 from wizsim.bits import ONE, ZERO, bit, lowest_bit, popcount
 from wizsim.cards import FULL_DECK_MASK, JESTER_MASK, N_RANKS, N_SUITED, SUIT_MASKS, WIZARD_MASK
+from wizsim.deal.kernels import rand_below
 from wizsim.rules.kernels import LED_NONE, LED_WIZARD, STRENGTH
 
 # Feature layout of one table row.
@@ -175,11 +177,13 @@ def heuristic_bid(params, table, seat, players, r, hand, turn_up, trump, bids, f
 
 
 @kernel
-def heuristic_trump(params, table, players, r, hand):
-    """The dealer's suit on a turned-up Wizard: the highest total trump value of the hand's cards."""
+def heuristic_trump_choices(params, table, players, r, hand):
+    """The suits (a mask, bit s for suit s) the dealer may name on a turned-up Wizard: those whose
+    cards in the hand have the highest total trump value. More than one on a tie (a hand of Wizards
+    and Jesters only ties all four), and then each is equally likely."""
     row = table_row(players, r, 0)
     best = -1.0e300
-    choice = 0
+    choices = 0
     for s in range(4):
         m = hand & SUIT_MASKS[s]
         v = 0.0
@@ -189,8 +193,28 @@ def heuristic_trump(params, table, players, r, hand):
             v += table[row + F_TRUMP + c - s * N_RANKS]
         if v > best:
             best = v
-            choice = s
-    return choice
+            choices = 1 << s
+        elif v == best:
+            choices |= 1 << s
+    return choices
+
+
+@kernel
+def heuristic_trump(params, table, players, r, hand, rng):
+    """The dealer's suit on a turned-up Wizard: the highest total trump value of the hand's cards,
+    ties broken uniformly at random from the round's play stream (one draw, only on a tie), so that
+    the named suit is evidence about the hand, not proof of a heart when the hand gives no edge."""
+    choices = heuristic_trump_choices(params, table, players, r, hand)
+    n = 0
+    for s in range(4):
+        n += (choices >> s) & 1
+    k = 0 if n == 1 else rand_below(rng, n)
+    for s in range(4):
+        if (choices >> s) & 1:
+            if k == 0:
+                return s
+            k -= 1
+    return 0
 
 
 @intrinsic

@@ -12,6 +12,7 @@ import math
 from collections.abc import Iterable
 
 from wizsim.cards import N_CARDS, N_RANKS, card_rank, card_suit, is_jester, is_wizard
+from wizsim.deal.reference import Stream
 from wizsim.policies.heuristic import F_EARLIER, F_JESTER, F_SEAT, F_SIDE, F_TRUMP, F_VOID, F_WIZARD, N_FEATURES
 from wizsim.rules.reference import Trick
 
@@ -64,8 +65,8 @@ def heuristic_bid(params, table, seat: int, players: int, r: int, hand, trump: i
     return bid
 
 
-def heuristic_trump(params, table, players: int, r: int, hand) -> int:
-    """The suit whose cards in the hand are worth most as trumps (the lowest suit on ties)."""
+def heuristic_trump_choices(params, table, players: int, r: int, hand) -> list[int]:
+    """The suits whose cards in the hand are worth most as trumps (more than one on a tie), ascending."""
     row = row_offset(players, r, 0)
     worth = []
     for suit in range(4):
@@ -73,7 +74,13 @@ def heuristic_trump(params, table, players: int, r: int, hand) -> int:
         for c in _suited(hand, suit):
             total += table[row + F_TRUMP + card_rank(c)]
         worth.append(total)
-    return max(range(4), key=lambda s: (worth[s], -s))
+    return [s for s in range(4) if worth[s] == max(worth)]
+
+
+def heuristic_trump(params, table, players: int, r: int, hand, stream: Stream) -> int:
+    """The best suit as trump; on a tie one of the tied suits, uniformly, drawn from ``stream``."""
+    choices = heuristic_trump_choices(params, table, players, r, hand)
+    return choices[0] if len(choices) == 1 else choices[stream.rand_below(len(choices))]
 
 
 def power(card: int, trump: int) -> int:

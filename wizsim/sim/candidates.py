@@ -9,8 +9,9 @@ replay. When the turned-up card is a Wizard and the dealer is an opponent, the d
 is evidence about the dealer's hand too: ``trump_check`` >= 0 rejects deals in which the dealer's
 policy, shown that hand, would not name that suit.
 
-``choice_frequencies`` tells how often a policy's bid (or trump choice) on one-card hands equals a
-heard value: the exact round-1 advisor weighs opponents' single cards by it.
+``choice_frequencies`` tells how often a policy's bid on one-card hands equals a heard value, or the
+exact chance that it names a heard trump suit: the exact round-1 advisor weighs opponents' single
+cards by it.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from numba import prange
 from wizsim._jit import kernel, parallel_kernel
 from wizsim.bits import bit
 from wizsim.deal.kernels import DEAL_STREAM, PLAY_STREAM, stream_key
-from wizsim.policies.dispatch import choose_bid, choose_trump
+from wizsim.policies.dispatch import choose_bid, choose_trump, trump_choices
 from wizsim.sim.round import play_round
 
 # A stream of its own for re-asking the dealer's trump choice, so that the check does not reuse
@@ -101,21 +102,26 @@ def candidate_rounds_kernel(seed, first_index, players, r, hook, seat_slot, slot
 def choice_frequencies(kind, params, table, seat, players, r, cards, turn_up, trump, bids, forbidden,
                        heard, trump_choice, n_reps, out):
     """For each one-card hand ``cards[m]``: the share of ``n_reps`` play streams on which the policy
-    (``kind``, ``params``) in 0-based ``seat`` bids ``heard`` (or, with ``trump_choice``, names the
-    suit ``heard`` as dealer on a turned-up Wizard). ``bids`` (players,) int8 are the bids made
-    before it (-1 for later seats). Deterministic choices give exactly 0 or 1.
+    (``kind``, ``params``) in 0-based ``seat`` bids ``heard``. ``bids`` (players,) int8 are the bids
+    made before it (-1 for later seats). Deterministic choices give exactly 0 or 1. With
+    ``trump_choice``: the exact chance that the policy names the suit ``heard`` as dealer on a
+    turned-up Wizard (it picks uniformly among its ``trump_choices``), no streams needed.
 
     cards : (m,) int8; out : (m,) float64, filled.
     """
     rng = np.empty(1, dtype=np.uint64)
     for m in range(cards.shape[0]):
         hand = bit(cards[m])
+        if trump_choice:
+            choices = trump_choices(kind, params, table, players, r, hand)
+            n = 0
+            for s in range(4):
+                n += (choices >> s) & 1
+            out[m] = ((choices >> heard) & 1) / n if 0 <= heard < 4 else 0.0
+            continue
         hits = 0
         for rep in range(n_reps):
             rng[0] = stream_key(np.uint64(rep), np.int64(cards[m]), CHECK_STREAM)
-            if trump_choice:
-                got = choose_trump(kind, params, table, players, r, hand, rng)
-            else:
-                got = choose_bid(kind, params, table, seat, players, r, hand, turn_up, trump, bids, forbidden, rng)
+            got = choose_bid(kind, params, table, seat, players, r, hand, turn_up, trump, bids, forbidden, rng)
             hits += got == heard
         out[m] = hits / n_reps

@@ -44,14 +44,18 @@ def candidate_rounds(seed: int, first_index: int, n: int, players: int, r: int, 
 
 def choice_frequencies(seat: int, players: int, r: int, cards, heard: int, forbidden: int, trump_choice: bool,
                        n_reps: int) -> list[float]:
-    """Share of ``n_reps`` check streams on which the random policy holding one card bids (or names)
-    ``heard``; the stream of rep ``k`` for card ``c`` is keyed (seed k, index c)."""
+    """Share of ``n_reps`` check streams on which the random policy holding one card bids ``heard``
+    (the stream of rep ``k`` for card ``c`` is keyed (seed k, index c)); for a trump choice, the chance
+    that it names the suit ``heard``: 1/4 for a suit, whatever the card."""
     out = []
     for c in cards:
+        if trump_choice:
+            out.append(1 / 4 if 0 <= heard < 4 else 0.0)
+            continue
         hits = 0
         for rep in range(n_reps):
             stream = Stream(stream_key(rep, int(c), CHECK_STREAM))
-            got = random_trump(stream) if trump_choice else random_bid(r, forbidden, stream)
+            got = random_bid(r, forbidden, stream)
             hits += got == heard
         out.append(hits / n_reps)
     return out

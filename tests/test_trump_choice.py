@@ -1,0 +1,54 @@
+"""A named suit is evidence, not proof (issue 10 item 10): the heuristic dealer on a turned-up Wizard
+breaks ties uniformly at random from the round's own play stream, and round 1's exact advisor weighs
+each card the dealer may hold by the chance that the dealer's policy names the heard suit holding it."""
+
+from math import comb
+
+import numpy as np
+import pytest
+
+from wizsim import advise, simulate_rounds
+from wizsim.cards import FIRST_WIZARD, JESTER_MASK, SUIT_MASKS, WIZARD_MASK
+
+
+def test_heuristic_dealer_with_only_wizards_or_jesters_names_every_suit():
+    batch = simulate_rounds(4, 1, 40_000, policies="heuristic", seed=11)
+    dealer = batch.hands[:, 3]
+    tied = (batch.turn_up >= FIRST_WIZARD) & (batch.turn_up < FIRST_WIZARD + 4) & \
+        ((dealer & (WIZARD_MASK | JESTER_MASK)) != 0)
+    assert tied.sum() > 150
+    counts = np.bincount(batch.trump[tied], minlength=4)
+    assert counts.min() > 0.15 * tied.sum(), counts  # 0.1.0: every one of them named spades
+    # a dealer holding a suited card still names its suit: round 1 has no tie then
+    suited = (batch.turn_up >= FIRST_WIZARD) & (batch.turn_up < FIRST_WIZARD + 4) & ~tied
+    for s in range(4):
+        holds = suited & ((dealer & SUIT_MASKS[s]) != 0)
+        assert (batch.trump[holds] == s).all()
+
+
+def test_the_same_seed_gives_the_same_tie_breaks():
+    a = simulate_rounds(4, 1, 5_000, policies="heuristic", seed=3)
+    b = simulate_rounds(4, 1, 5_000, policies="heuristic", seed=3, threads=1)
+    assert (a.trump == b.trump).all()
+
+
+def test_round_one_exact_weighs_the_dealers_card_by_the_chance_it_names_the_heard_suit():
+    # Round 1, 4 players, seat 2 holds 5H, a Wizard turned up, the dealer (seat 4) named hearts.
+    # 58 unknown cards: 3 Wizards, 4 Jesters, 9 hearts above the 5H, 3 below, 39 others. The dealer
+    # holding a heart names hearts (weight 1), holding a Wizard or Jester any suit (1/4), any other
+    # suited card its own suit (0). Seat 2 wins when no opponent holds a Wizard or a higher heart.
+    bad, pairs = 3 + 9, 57 * 56
+    good_pairs = (57 - bad) * (57 - bad - 1)
+    num = 3 * 1 * good_pairs + 4 * 0.25 * good_pairs  # dealer holds a low heart / a Jester
+    den = (9 + 3) * 1 * pairs + (3 + 4) * 0.25 * pairs
+    want = num / den
+    a = advise("5H", "H", 2, players=4, trump_card="W")
+    assert a.method == "exact"
+    assert a.p_tricks[1, 1] == pytest.approx(want, abs=1e-12)
+    assert round(a.p_tricks[1, 1], 4) == 0.1805  # 0.1.0 answered 0.155: a dealer's W or J always named spades
+
+
+def test_random_dealer_names_every_suit_so_the_named_suit_tells_nothing():
+    a = advise("5H", "H", 2, players=4, trump_card="W", policy="random")
+    # 58 unknown cards, 12 of them (3 Wizards, 9 higher hearts) beat the 5H
+    assert a.p_tricks[1, 1] == pytest.approx(comb(46, 3) / comb(58, 3), abs=1e-12)

@@ -37,6 +37,7 @@ from pathlib import Path
 import numpy as np
 
 from wizsim._jit import kernel
+from wizsim.config import n_game_rounds
 from wizsim.policies import PolicySlots, make_slots
 from wizsim.policies.dispatch import HEURISTIC
 from wizsim.policies.heuristic import (
@@ -65,7 +66,7 @@ DECIMALS = 4
 
 def combos():
     for players in range(3, 7):
-        for r in range(1, 60 // players + 1):
+        for r in range(1, n_game_rounds(players) + 1):
             yield players, r
 
 

@@ -43,9 +43,8 @@ def deal_cases(draw):
 
 def kernel_deal(seed, index, players, r, fixed, pool):
     state = np.array([K.stream_key(np.uint64(seed), np.int64(index), K.DEAL_STREAM)], dtype=np.uint64)
-    deck = np.empty(N_CARDS, np.int8)
     hands = np.zeros(players, np.uint64)
-    turn_up = K.deal_round(state, players, r, np.array(fixed, np.uint64), np.uint64(pool), deck, hands)
+    turn_up = K.deal_round(state, players, r, np.array(fixed, np.uint64), np.uint64(pool), hands)
     return int(turn_up), [int(h) for h in hands], int(state[0])
 
 

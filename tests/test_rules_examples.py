@@ -263,3 +263,41 @@ def test_round_one_check_AS_loses_only_to_a_wizard():
     p = comb(54, 3) / comb(58, 3)
     se = (p * (1 - p) / n) ** 0.5
     assert abs(won - p) < 4 * se, (won, p, se)
+
+
+# --- The rules kernels by name (rules.kernels): the same rules, called directly ---
+
+def test_trump_of_turn_up_suited_card_is_its_suit():
+    from wizsim.rules.kernels import trump_of_turn_up
+
+    assert [trump_of_turn_up(int(parse_cards(c)[0])) for c in ("7S", "7H", "7D", "AC")] == [0, 1, 2, 3]
+
+
+def test_trump_of_turn_up_jester_or_nothing_is_no_trump():
+    from wizsim.rules.kernels import trump_of_turn_up
+
+    assert trump_of_turn_up(int(parse_cards("J")[0])) == NO_TRUMP
+    assert trump_of_turn_up(-1) == NO_TRUMP
+
+
+def test_trump_of_turn_up_wizard_the_dealer_names():
+    from wizsim.rules.kernels import DEALER_NAMES, trump_of_turn_up
+
+    assert trump_of_turn_up(int(parse_cards("W")[0])) == DEALER_NAMES
+    assert DEALER_NAMES not in (NO_TRUMP, 0, 1, 2, 3)
+
+
+def test_forbidden_bid_only_the_dealer_with_the_hook():
+    from wizsim.rules.kernels import forbidden_bid
+
+    assert forbidden_bid(True, 3, 4, 5, 3) == 2  # dealer of 4, bids so far 3 of 5: 2 is forbidden
+    assert forbidden_bid(False, 3, 4, 5, 3) == -1
+    assert forbidden_bid(True, 2, 4, 5, 3) == -1  # not the dealer
+    assert forbidden_bid(True, 3, 4, 5, 5) == 0
+    assert forbidden_bid(True, 3, 4, 5, 6) == -1  # r - total < 0: nothing to forbid
+
+
+def test_is_last_round_deals_all_60_cards():
+    from wizsim.rules.kernels import is_last_round
+
+    assert [r for p in range(3, 7) for r in range(1, 21) if is_last_round(p, r)] == [20, 15, 12, 10]

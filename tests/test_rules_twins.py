@@ -104,3 +104,29 @@ def test_public_legal_plays_agrees(case):
     hand, trick = case
     expected = mask_to_cards(R.legal_mask(cards_to_mask(hand), led_of(trick, R.next_led))).tolist()
     assert legal_plays(hand, trick).tolist() == expected
+
+
+@settings(deadline=None, max_examples=100)
+@given(st.integers(-1, 59))
+def test_trump_of_turn_up_kernel_equals_reference(turn_up):
+    assert K.trump_of_turn_up(turn_up) == R.trump_of_turn_up(turn_up)
+
+
+@settings(deadline=None, max_examples=200)
+@given(st.booleans(), st.integers(3, 6), st.integers(1, 20), st.integers(0, 5), st.integers(0, 25))
+def test_forbidden_bid_kernel_equals_reference(hook, players, r, seat, total):
+    seat = seat % players
+    assert K.forbidden_bid(hook, seat, players, r, total) == R.forbidden_bid(hook, seat, players, r, total)
+
+
+@settings(deadline=None, max_examples=100)
+@given(st.integers(3, 6), st.integers(1, 20))
+def test_is_last_round_kernel_equals_reference(players, r):
+    assert K.is_last_round(players, r) == R.is_last_round(players, r)
+
+
+@settings(deadline=None, max_examples=50)
+@given(st.lists(tricks(min_size=4, max_size=4), min_size=1, max_size=8), trumps)
+def test_trick_winners_kernel_equals_reference(rows, trump):
+    cards = np.array(rows, dtype=np.int64)
+    assert K.trick_winners(cards, trump).tolist() == R.trick_winners(rows, trump)

@@ -14,7 +14,7 @@ def test_games_kernel_equals_reference(players):
     batch = simulate_games(players, 3, seed=40 + players, hook=hook, first_game=5, trick_log=True)
     ref = simulate_games_reference(players, 3, 40 + players, hook=hook, first_game=5)
     R = 60 // players
-    assert batch.n_rounds == R and batch.hands.shape == (3, R, players)
+    assert batch.rounds_per_game == R and batch.hands.shape == (3, R, players)
     for g, game in enumerate(ref):
         assert batch.first_dealer[g] == game.first_dealer
         off = 0
@@ -38,7 +38,7 @@ def test_games_kernel_equals_reference(players):
 def test_game_has_60_over_players_rounds_of_growing_size(players):
     batch = simulate_games(players, 20, seed=1)
     R = 60 // players
-    assert batch.n_rounds == R and batch.scores.shape == (20, R, players)
+    assert batch.rounds_per_game == R and batch.scores.shape == (20, R, players)
     for k in range(R):
         counts = [[bin(int(h)).count("1") for h in row] for row in batch.hands[:, k]]
         assert (np.array(counts) == k + 1).all()
@@ -55,7 +55,7 @@ def test_deal_passes_left():
     assert (dealer[:, 1:] == sp[:, :-1, 0]).all()  # next dealer = this round's seat 1
     assert ((dealer[:, 1:] - dealer[:, :-1]) % 4 == 1).all()
     assert (dealer[:, 0] == batch.first_dealer).all()
-    for k in range(batch.n_rounds):  # every round seats every player once
+    for k in range(batch.rounds_per_game):  # every round seats every player once
         assert (np.sort(sp[:, k], axis=1) == np.arange(4)).all()
     assert set(batch.first_dealer.tolist()) == {0, 1, 2, 3}  # the first dealer is drawn at random
 
@@ -65,7 +65,7 @@ def test_totals_are_cumulative_scores_by_player():
     by_player = batch.by_player(batch.scores).astype(np.int64)
     sp = batch.seat_player.astype(np.int64)
     for g in range(batch.n):
-        for k in range(batch.n_rounds):
+        for k in range(batch.rounds_per_game):
             for s in range(5):
                 assert by_player[g, k, sp[g, k, s]] == batch.scores[g, k, s]
     assert (batch.totals == np.cumsum(by_player, axis=1)).all()

@@ -34,9 +34,9 @@ def test_every_policy_sits_in_every_seat_equally_often_on_shared_deals():
     g = simulate_games(4, len(deals), seed=2, game_ids=deals, player_policies=per_game)
     hands = g.hands.reshape(res.n_deals, 4, *g.hands.shape[1:])
     assert (hands == hands[:, :1]).all()
-    seat_player = g.seat_player.reshape(res.n_deals, 4, g.n_rounds, 4)
+    seat_player = g.seat_player.reshape(res.n_deals, 4, g.rounds_per_game, 4)
     for d in range(res.n_deals):
-        for k in range(g.n_rounds):
+        for k in range(g.rounds_per_game):
             for seat in range(4):
                 names = sorted(per_game[d * 4 + j][seat_player[d, j, k, seat]] for j in range(4))
                 assert names == sorted(TABLE)

@@ -47,6 +47,32 @@ def _cttz(typingctx, x):
 
 
 @intrinsic
+def _ctlz(typingctx, x):
+    sig = types.int64(types.uint64)
+
+    def codegen(context, builder, signature, args):
+        return builder.ctlz(args[0], ir.Constant(ir.IntType(1), 0))
+
+    return sig, codegen
+
+
+@intrinsic
+def mul_wide(typingctx, a, b):
+    """(high, low) 64-bit words of the 128-bit product of two uint64."""
+    sig = types.UniTuple(types.uint64, 2)(types.uint64, types.uint64)
+
+    def codegen(context, builder, signature, args):
+        i128 = ir.IntType(128)
+        i64 = ir.IntType(64)
+        prod = builder.mul(builder.zext(args[0], i128), builder.zext(args[1], i128))
+        hi = builder.trunc(builder.lshr(prod, ir.Constant(i128, 64)), i64)
+        lo = builder.trunc(prod, i64)
+        return context.make_tuple(builder, signature.return_type, (hi, lo))
+
+    return sig, codegen
+
+
+@intrinsic
 def _pdep(typingctx, src, mask):
     sig = types.uint64(types.uint64, types.uint64)
 
@@ -80,6 +106,12 @@ def popcount(mask):
 def lowest_bit(mask):
     """Index of the lowest set bit (int64); 64 for an empty mask."""
     return _cttz(mask)
+
+
+@kernel
+def highest_bit(mask):
+    """Index of the highest set bit of a non-empty uint64 mask (int64)."""
+    return 63 - _ctlz(mask)
 
 
 @kernel

@@ -1,11 +1,25 @@
-"""RulesConfig: the rule options of a run, their defaults and valid ranges, validated once."""
+"""The parameters of wizsim, declared once: their ranges, defaults and one validator.
+
+``RulesConfig`` holds the rule options of a run (players, hook), validated once. The other constants
+are the ranges every entry point (library, CLI, dataset) checks against; the CLI builds its options
+from them, so a range is written here and nowhere else.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
+
+from wizsim._jit import kernel
+from wizsim.cards import N_CARDS
+
 MIN_PLAYERS = 3
 MAX_PLAYERS = 6
+DEFAULT_PLAYERS = 4
+MAX_SEED = 2**63 - 1  # seeds are 0..MAX_SEED (a uint64 key with the top bit clear)
+DEFAULT_SEED = 0
+DEFAULT_ROUNDS = 100_000  # rounds simulated when a run gives a round size but no count
 RULES_VERSION = 3  # bump when simulated results for a given seed could change
 
 
@@ -13,14 +27,34 @@ class ConfigError(ValueError):
     """A rule option outside its valid range; the message names the option and the range."""
 
 
-def n_game_rounds(players: int) -> int:
-    """Rounds in a whole game: 60 / players (20, 15, 12 or 10)."""
-    return 60 // players
+@kernel
+def n_game_rounds(players):
+    """Rounds in a whole game, and the largest round size: 60 / players (20, 15, 12 or 10)."""
+    return N_CARDS // players
+
+
+def check_count(value, name: str, minimum: int | None = 0, maximum: int | None = None) -> int:
+    """``value`` as an int in ``minimum..maximum`` (None: unbounded), else ``ConfigError`` naming ``name``.
+
+    Refuses bools, floats (even whole ones) and numpy non-integers: a count is a whole number.
+    """
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        raise ConfigError(f"{name} must be a whole number, got {value!r}")
+    value = int(value)
+    if (minimum is not None and value < minimum) or (maximum is not None and value > maximum):
+        if maximum is None:
+            wanted = f"{minimum} or more"
+        elif minimum is None:
+            wanted = f"{maximum} or less"
+        else:
+            wanted = f"{minimum}..{maximum}"
+        raise ConfigError(f"{name} must be {wanted}, got {value}")
+    return value
 
 
 @dataclass(frozen=True)
 class RulesConfig:
-    players: int = 4
+    players: int = DEFAULT_PLAYERS
     hook: bool = False
 
     def __post_init__(self):
@@ -28,10 +62,10 @@ class RulesConfig:
             raise ConfigError(f"players must be {MIN_PLAYERS}..{MAX_PLAYERS}, got {self.players}")
 
     @property
-    def n_rounds(self) -> int:
+    def rounds_per_game(self) -> int:
         return n_game_rounds(self.players)
 
     def check_round(self, r: int) -> int:
-        if not isinstance(r, int) or not 1 <= r <= self.n_rounds:
-            raise ConfigError(f"round size must be 1..{self.n_rounds} for {self.players} players, got {r}")
+        if not isinstance(r, int) or not 1 <= r <= self.rounds_per_game:
+            raise ConfigError(f"round size must be 1..{self.rounds_per_game} for {self.players} players, got {r}")
         return r

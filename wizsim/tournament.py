@@ -141,7 +141,7 @@ def run_tournament(players: int, policies, games: int, *, seed: int | None = 0, 
     })
 
     rows, round_rows = [], []
-    R = cfg.n_rounds
+    R = cfg.rounds_per_game
     for k, name in enumerate(distinct):
         sel = pol == k  # (n, p)
         per_deal = np.where(sel, final, 0).reshape(n_deals, d, p).sum(axis=(1, 2)) / sel.reshape(n_deals, -1).sum(1)

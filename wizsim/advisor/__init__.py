@@ -16,6 +16,7 @@ import numpy as np
 
 from wizsim.advisor.advice import Advice, best_allowed
 from wizsim.advisor.question import AdviceError, Question, make_question
+from wizsim.rules.api import score
 
 __all__ = ["Advice", "AdviceError", "Question", "advise", "default_policy", "make_question"]
 
@@ -88,10 +89,7 @@ def advise(hand, trump, seat, players=4, *, bids=None, hook=False, trump_card=No
 
 
 def _expected_scores(p_tricks: np.ndarray) -> np.ndarray:
-    r = p_tricks.shape[0] - 1
-    t = np.arange(r + 1)
-    out = np.empty(r + 1)
-    for b in range(r + 1):
-        s = np.where(t == b, 20 + 10 * t, -10 * np.abs(t - b))
-        out[b] = float(p_tricks[b] @ s)
-    return out
+    """Expected score of each bid b (row b of ``p_tricks``: the distribution of tricks taken)."""
+    t = np.arange(p_tricks.shape[0])
+    scores = score(t[:, None], t[None, :])  # row b: the score of bidding b and taking t
+    return np.array([float(p_tricks[b] @ scores[b]) for b in t])

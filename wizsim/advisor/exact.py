@@ -12,7 +12,7 @@ To keep six players cheap, the unknown cards are grouped into classes that are i
 the question "does the player's card win?" (its *role*: Wizard, Jester, higher or lower trump, higher
 or lower card of its own suit, another suit) and carry the same weights; deals are enumerated over
 classes, each counted with its number of card assignments. The winner of each class pattern is
-found with the rules' own strength table on representative cards.
+found by the rules' batch kernel (``rules.kernels.trick_winners``) on representative cards.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ import numpy as np
 
 from wizsim.cards import FIRST_JESTER, FIRST_WIZARD, N_RANKS, mask_to_cards
 from wizsim.policies import make_slots
-from wizsim.rules.kernels import LED_NONE, LED_WIZARD, STRENGTH
+from wizsim.rules.kernels import trick_winners
 
 N_REPS = 64  # play streams per card when asking a policy for its choice (exact for deterministic ones)
 
@@ -56,23 +56,6 @@ def role(card: int, u: int, trump: int) -> int:
     if u_suit == suit:
         return 3 if u > card else 4
     return 5  # another suit: harmless unless it sets the led suit, and then any of them does
-
-
-def trick_winners(cards: np.ndarray, trump: int) -> np.ndarray:
-    """Winning position of each row of ``cards`` (n, players) int, played in column order."""
-    n, width = cards.shape
-    led = np.full(n, LED_NONE, np.int64)
-    best = np.full(n, -1, np.int64)
-    winner = np.zeros(n, np.int64)
-    for i in range(width):
-        card = cards[:, i].astype(np.int64)
-        sets = (led == LED_NONE) & (card < FIRST_JESTER)
-        led = np.where(sets, np.where(card >= FIRST_WIZARD, LED_WIZARD, card // N_RANKS), led)
-        strength = STRENGTH[trump + 1, led + 2, card].astype(np.int64)
-        better = strength > best
-        winner = np.where(better, i, winner)
-        best = np.maximum(best, strength)
-    return winner
 
 
 def seat_weights(q, turn_up: int, cards: np.ndarray) -> dict[int, np.ndarray]:

@@ -8,7 +8,7 @@ the hand minus the turned-up card:
   next id of its kind not in the hand); on a Wizard, ``trump`` is the suit the dealer named;
 - only a trump suit: the turned-up card is an unknown card of that suit;
 - ``none`` before the last round: the turned-up card is an unknown Jester;
-- the last round (players * r == 60): nothing is turned up and there is no trump.
+- the last round (``rules.kernels.is_last_round``): nothing is turned up and there is no trump.
 
 Every bad input raises ``AdviceError`` (a ``ValueError``) whose message names the problem.
 """
@@ -29,7 +29,6 @@ from wizsim.cards import (
     CardError,
     CardTypeError,
     card_ids,
-    card_suit,
     cards_to_mask,
     format_card,
     format_cards,
@@ -38,6 +37,7 @@ from wizsim.cards import (
     shorten,
 )
 from wizsim.config import MAX_PLAYERS, MIN_PLAYERS, n_game_rounds
+from wizsim.rules.kernels import forbidden_bid, is_last_round, trump_of_turn_up
 
 
 class AdviceError(ValueError):
@@ -68,7 +68,7 @@ class Question:
 
     @property
     def last_round(self) -> bool:
-        return self.players * self.r == 60
+        return bool(is_last_round(self.players, self.r))
 
     @property
     def hand_mask(self) -> int:
@@ -94,10 +94,9 @@ class Question:
     @property
     def forbidden(self) -> int:
         """The bid the hook forbids the player (the dealer), or -1."""
-        if not (self.hook and self.seat == self.players and self.earlier_bids is not None):
+        if self.earlier_bids is None:
             return -1
-        left = self.r - sum(self.earlier_bids)
-        return left if 0 <= left <= self.r else -1
+        return int(forbidden_bid(self.hook, self.seat - 1, self.players, self.r, sum(self.earlier_bids)))
 
     @property
     def dealer_named_trump(self) -> bool:
@@ -167,7 +166,7 @@ def make_question(hand, trump, seat, players=4, *, bids=None, hook=False, trump_
     if r > max_r:
         raise AdviceError(f"{r} cards is too many for {players} players: rounds have at most {max_r} cards each")
     hand_ids = tuple(int(c) for c in ids)
-    last_round = players * r == 60
+    last_round = bool(is_last_round(players, r))
 
     trump_code = None
     if trump is not None and not (isinstance(trump, str) and not trump.strip()):
@@ -210,7 +209,7 @@ def make_question(hand, trump, seat, players=4, *, bids=None, hook=False, trump_
             if trump_code == NO_TRUMP:
                 raise AdviceError("a Wizard was turned up: the dealer names a suit (S, H, D or C), never 'none'")
         else:
-            implied = NO_TRUMP if card >= FIRST_JESTER else card_suit(card)
+            implied = int(trump_of_turn_up(card))
             if trump_code is not None and trump_code != implied:
                 raise AdviceError(f"the trump card {format_card(card)} makes trump {format_trump(implied)}, "
                                   f"not {format_trump(trump_code)}")

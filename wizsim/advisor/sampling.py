@@ -22,6 +22,7 @@ import numpy as np
 
 from wizsim.advisor.question import AdviceError
 from wizsim.policies import make_slots
+from wizsim.rules.api import score
 from wizsim.sim.candidates import NO_CHECK, candidate_rounds_kernel
 from wizsim.sim.round import BID_CONDITION, BID_FORCED, BID_FREE, TRUMP_BY_RULES
 
@@ -100,9 +101,7 @@ def run_deals(setup, seed: int, first_index: int, n: int, want_hands: bool = Fal
 
 def scores_of(tricks: np.ndarray) -> np.ndarray:
     """(n, r+1) scores of bidding b (column b) and taking ``tricks[:, b]``."""
-    t = tricks.astype(np.int32)
-    b = np.arange(tricks.shape[1], dtype=np.int32)[None, :]
-    return np.where(t == b, 20 + 10 * t, -10 * np.abs(t - b))
+    return score(np.arange(tricks.shape[1])[None, :], tricks)
 
 
 def look_z(look: int) -> float:

@@ -101,7 +101,7 @@ def game_batch_tables(run_id: str, batch: GameBatch, policies) -> dict[tuple[str
     """{(table, round size): (rows, columns)} for a game batch; ``policies`` one per player."""
     names = policy_dictionary(policies)
     player_idx = np.array([names.index(x) for x in policies], np.int8)
-    R = batch.n_rounds
+    R = batch.rounds_per_game
     seat_player = batch.seat_player.astype(np.int64)  # (n, R, p)
     totals_by_seat = np.take_along_axis(batch.totals, seat_player, axis=2).astype(np.int16)
     out = {}

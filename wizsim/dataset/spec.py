@@ -73,7 +73,7 @@ class RunSpec:
     @property
     def round_sizes(self) -> list[int]:
         if self.games is not None:
-            return list(range(1, RulesConfig(self.players).n_rounds + 1))
+            return list(range(1, RulesConfig(self.players).rounds_per_game + 1))
         return [self.round]
 
     @property

@@ -15,13 +15,11 @@ fast, statistically strong for this use, and a few lines in any language.
 from __future__ import annotations
 
 import numpy as np
-from llvmlite import ir
-from numba import types
-from numba.extending import intrinsic
 
 from wizsim._jit import kernel
-from wizsim.bits import ONE, ZERO, bit, popcount, select_bit, select_bit_mask
+from wizsim.bits import ONE, ZERO, bit, mul_wide, popcount, select_bit, select_bit_mask
 from wizsim.cards import FULL_DECK_MASK
+from wizsim.rules.kernels import is_last_round
 
 DEAL_STREAM = 0
 PLAY_STREAM = 1
@@ -78,22 +76,6 @@ def rand_below(state, n):
 DEAL_DRAWS_PER_WORD = 5
 
 
-@intrinsic
-def _mul_wide(typingctx, a, b):
-    """(high, low) 64-bit words of the 128-bit product of two uint64."""
-    sig = types.UniTuple(types.uint64, 2)(types.uint64, types.uint64)
-
-    def codegen(context, builder, signature, args):
-        i128 = ir.IntType(128)
-        i64 = ir.IntType(64)
-        prod = builder.mul(builder.zext(args[0], i128), builder.zext(args[1], i128))
-        hi = builder.trunc(builder.lshr(prod, ir.Constant(i128, 64)), i64)
-        lo = builder.trunc(prod, i64)
-        return context.make_tuple(builder, signature.return_type, (hi, lo))
-
-    return sig, codegen
-
-
 @kernel
 def draw_below_mask(legal, state):
     """(the uniformly chosen one-bit mask among ``legal``'s bits, the advanced stream state): exactly
@@ -104,7 +86,7 @@ def draw_below_mask(legal, state):
 
 
 @kernel
-def deal_round(state, players, r, fixed_hands, turn_up_pool, deck, hands_out):
+def deal_round(state, players, r, fixed_hands, turn_up_pool, hands_out):
     """Deal one round; return the turned-up card id (-1 when every card is dealt).
 
     Parameters
@@ -115,13 +97,12 @@ def deal_round(state, players, r, fixed_hands, turn_up_pool, deck, hands_out):
     turn_up_pool : uint64, the cards the turned-up card may be; it is drawn uniformly from those of
         them not in a fixed hand (the full deck for an unconditioned deal, one card when it is known,
         the unknown cards of the trump suit when only the trump is known).
-    deck : (60,) int8, unused (kept so callers' scratch arguments stay the same).
     hands_out : (players,) uint64, the hands by seat (index 0 = seat 1).
 
     Draws: the turned-up card first, then r cards for each seat in seat order (fixed seats draw
     nothing); each draw picks the k-th lowest (k uniform) of the cards still available, by ``select_bit``
     on the mask of available cards, so no deck array is built. Every ``DEAL_DRAWS_PER_WORD`` draws
-    share one 64-bit word of the stream (see ``_mul_wide``). This gives every seat a uniformly random
+    share one 64-bit word of the stream (see ``mul_wide``). This gives every seat a uniformly random
     hand, the same distribution as dealing one card at a time.
     """
     known = ZERO
@@ -131,12 +112,12 @@ def deal_round(state, players, r, fixed_hands, turn_up_pool, deck, hands_out):
     word = ZERO
     left = 0
     turn_up = -1
-    if players * r < 60:
+    if not is_last_round(players, r):
         pool = turn_up_pool & ~known
         s_state += _GAMMA
         word = mix64(s_state)
         left = DEAL_DRAWS_PER_WORD
-        k, word = _mul_wide(word, np.uint64(popcount(pool)))
+        k, word = mul_wide(word, np.uint64(popcount(pool)))
         left -= 1
         turn_up = select_bit(pool, np.int64(k))
         known |= bit(turn_up)
@@ -152,7 +133,7 @@ def deal_round(state, players, r, fixed_hands, turn_up_pool, deck, hands_out):
                 s_state += _GAMMA
                 word = mix64(s_state)
                 left = DEAL_DRAWS_PER_WORD
-            k, word = _mul_wide(word, np.uint64(n))
+            k, word = mul_wide(word, np.uint64(n))
             left -= 1
             card_bit = select_bit_mask(rest, np.int64(k))
             rest ^= card_bit

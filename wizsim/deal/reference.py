@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from wizsim.rules.reference import is_last_round
+
 _M64 = (1 << 64) - 1
 _GAMMA = 0x9E3779B97F4A7C15
 
@@ -82,7 +84,7 @@ def deal_round(stream: Stream, players: int, r: int, fixed_hands: list[int], tur
     for hand in fixed_hands:
         known |= {c for c in range(60) if hand >> c & 1}
     turn_up = -1
-    if players * r < 60:
+    if not is_last_round(players, r):
         pool = [c for c in range(60) if turn_up_pool >> c & 1 and c not in known]
         turn_up = pool[dice.below(len(pool))]
         known.add(turn_up)

@@ -34,15 +34,12 @@ twin.
 from __future__ import annotations
 
 import numpy as np
-from llvmlite import ir
-from numba import types
-from numba.extending import intrinsic
 
 from wizsim._jit import kernel
-from wizsim.bits import ONE, ZERO, bit, lowest_bit, popcount
+from wizsim.bits import ONE, ZERO, bit, highest_bit, lowest_bit, popcount
 from wizsim.cards import FULL_DECK_MASK, JESTER_MASK, N_RANKS, N_SUITED, SUIT_MASKS, WIZARD_MASK
 from wizsim.deal.kernels import rand_below
-from wizsim.rules.kernels import LED_NONE, LED_WIZARD, STRENGTH
+from wizsim.rules.kernels import LED_BASE, LED_NONE, LED_WIZARD, STRENGTH, TRUMP_BASE, WIZARD_STRENGTH
 
 # Feature layout of one table row.
 F_WIZARD = 0
@@ -69,11 +66,6 @@ P_BID_SHIFT = 0
 DEFAULT_BID_SHIFT = 0.0
 
 _JESTERS_AND_WIZARDS = WIZARD_MASK | JESTER_MASK
-# Strength levels of the rules' table (rules.kernels.STRENGTH): a Wizard; a trump or led-suit card of
-# rank k is the base + 1 + k.
-WIZARD_STRENGTH = int(STRENGTH[0, 0, 52])
-TRUMP_BASE = int(STRENGTH[1, 0, 0]) - 1
-LED_BASE = int(STRENGTH[0, 2, 0]) - 1
 
 
 def feature_names() -> list[str]:
@@ -217,22 +209,6 @@ def heuristic_trump(params, table, players, r, hand, rng):
     return 0
 
 
-@intrinsic
-def _ctlz(typingctx, x):
-    sig = types.int64(types.uint64)
-
-    def codegen(context, builder, signature, args):
-        return builder.ctlz(args[0], ir.Constant(ir.IntType(1), 0))
-
-    return sig, codegen
-
-
-@kernel
-def _highest_bit(mask):
-    """Index of the highest set bit of a non-empty uint64 mask."""
-    return 63 - _ctlz(mask)
-
-
 _RANK_BITS = np.uint64((1 << N_RANKS) - 1)
 _SUITED_MASK = np.uint64((1 << N_SUITED) - 1)
 # bit k of every suit: the cards of rank k
@@ -269,10 +245,10 @@ def _pick_max(mask, trump):
     tm = _trump_mask(trump)
     t = mask & tm
     if t != ZERO:
-        return _highest_bit(t)
+        return highest_bit(t)
     side = mask & _SUITED_MASK & ~tm
     if side != ZERO:
-        return lowest_bit(side & _RANK_ACROSS[_highest_bit(_fold(side))])
+        return lowest_bit(side & _RANK_ACROSS[highest_bit(_fold(side))])
     return lowest_bit(mask)
 
 
@@ -319,7 +295,7 @@ def _bosses(cards, unseen):
         if u == ZERO:
             out |= c
         else:
-            out |= c & _above(_highest_bit(u))
+            out |= c & _above(highest_bit(u))
     return out
 
 

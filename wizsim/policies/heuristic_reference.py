@@ -12,6 +12,7 @@ import math
 from collections.abc import Iterable
 
 from wizsim.cards import N_CARDS, N_RANKS, card_rank, card_suit, is_jester, is_wizard
+from wizsim.config import MIN_PLAYERS, n_game_rounds
 from wizsim.deal.reference import Stream
 from wizsim.policies.heuristic import F_EARLIER, F_JESTER, F_SEAT, F_SIDE, F_TRUMP, F_VOID, F_WIZARD, N_FEATURES
 from wizsim.rules.reference import Trick
@@ -19,7 +20,7 @@ from wizsim.rules.reference import Trick
 
 def row_offset(players: int, r: int, trump: int) -> int:
     """Rows are ordered by players 3..6, then round size 1..60/players, then trump (0) / no trump (1)."""
-    before = sum(60 // p for p in range(3, players))
+    before = sum(n_game_rounds(p) for p in range(MIN_PLAYERS, players))
     return ((before + r - 1) * 2 + (1 if trump < 0 else 0)) * N_FEATURES
 
 

@@ -1,4 +1,6 @@
-"""Jitted rules kernels: led suit, legal-play masks, trick strength and winner, round score.
+"""Jitted rules kernels: trump, the hook, the last round, led suit, legal plays, trick winner, score.
+
+Every rule of RULES.md has its one home here (twins in ``rules.reference``); other modules call these.
 
 A trick in progress is summarised by its *led* code: a suit 0..3, ``LED_NONE`` (-1: no card yet, or
 only Jesters so far) or ``LED_WIZARD`` (-2: a Wizard was the first non-Jester card, so the trick is
@@ -19,6 +21,7 @@ from wizsim.cards import (
     JESTER_MASK,
     N_CARDS,
     N_RANKS,
+    NO_TRUMP,
     SUIT_MASKS,
     WIZARD_MASK,
 )
@@ -26,15 +29,46 @@ from wizsim.cards import (
 LED_NONE = -1
 LED_WIZARD = -2
 
+# ``trump_of_turn_up`` of a Wizard: the dealer names the trump suit (not a suit code: never index by it).
+DEALER_NAMES = 4
+
 _FREE_MASK = WIZARD_MASK | JESTER_MASK
-_WIZARD_STRENGTH = 100
-_TRUMP_BASE = 50
-_LED_BASE = 20
+# Strength levels (``card_strength``): a Wizard; a trump or led-suit card of rank k is the base + 1 + k.
+WIZARD_STRENGTH = 100
+TRUMP_BASE = 50
+LED_BASE = 20
 
 # Hot-loop forms of the rules, indexed by (led + 2) and (trump + 1): table lookups instead of
 # branches on random data, which the processor cannot predict. Built from the branchy definitions
 # below, which the tests pin to the reference twins.
 _FOLLOW_MASKS = np.array([FULL_DECK_MASK, FULL_DECK_MASK] + [int(m) for m in SUIT_MASKS], dtype=np.uint64)
+
+
+@kernel
+def trump_of_turn_up(turn_up):
+    """Trump by RULES.md 3 from the turned-up card id (-1: nothing turned up, the last round): its
+    suit for a suited card, ``NO_TRUMP`` for a Jester or nothing, ``DEALER_NAMES`` for a Wizard."""
+    if turn_up < 0 or turn_up >= FIRST_JESTER:
+        return NO_TRUMP
+    if turn_up >= FIRST_WIZARD:
+        return DEALER_NAMES
+    return turn_up // N_RANKS
+
+
+@kernel
+def forbidden_bid(hook, seat, players, r, total_so_far):
+    """The bid the hook (RULES.md 4) forbids ``seat`` (0-based; ``players - 1`` deals) after earlier
+    bids totalling ``total_so_far``, or -1: only the dealer, and only when r - total is a bid 0..r."""
+    left = r - total_so_far
+    if hook and seat == players - 1 and 0 <= left <= r:
+        return left
+    return -1
+
+
+@kernel
+def is_last_round(players, r):
+    """Whether a round of ``r`` cards deals the whole deck (RULES.md 2): nothing is turned up."""
+    return players * r == N_CARDS
 
 
 @kernel
@@ -61,12 +95,12 @@ def card_strength(card, trump, led):
     if card >= FIRST_JESTER:
         return 0
     if card >= FIRST_WIZARD:
-        return _WIZARD_STRENGTH
+        return WIZARD_STRENGTH
     suit = card // N_RANKS
     if suit == trump:
-        return _TRUMP_BASE + 1 + card % N_RANKS
+        return TRUMP_BASE + 1 + card % N_RANKS
     if suit == led:
-        return _LED_BASE + 1 + card % N_RANKS
+        return LED_BASE + 1 + card % N_RANKS
     return 0
 
 
@@ -96,6 +130,17 @@ def trick_winner(cards, n_cards, trump):
             best = strength
             winner = i
     return winner
+
+
+@kernel
+def trick_winners(cards, trump):
+    """Winning position (0 = first played) of each row of ``cards`` (n, width) int: n complete tricks
+    played in column order, one trump (-1..3) for all; (n,) int64."""
+    n, width = cards.shape
+    out = np.empty(n, np.int64)
+    for i in range(n):
+        out[i] = trick_winner(cards[i], width, trump)
+    return out
 
 
 @kernel

@@ -1,4 +1,4 @@
-"""Plain-Python twins of ``rules.kernels``, written from RULES.md sections 5 and 6, not from the kernels.
+"""Plain-Python twins of ``rules.kernels``, written from RULES.md sections 2-6, not from the kernels.
 
 They work on card ids and Python sets and model a trick as a small class, so a reader can check them
 against the rule book line by line. Tests run kernel and twin on the same random inputs.
@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from wizsim.cards import card_suit, is_jester, is_wizard
+from wizsim.cards import N_CARDS, NO_CARD, NO_TRUMP, card_suit, is_jester, is_wizard
 
 LED_NONE = -1
 LED_WIZARD = -2
+DEALER_NAMES = 4  # mirror of rules.kernels.DEALER_NAMES: the twin does not import what it checks
 
 
 @dataclass
@@ -59,6 +60,30 @@ class Trick:
         return 0
 
 
+def trump_of_turn_up(turn_up: int) -> int:
+    """RULES.md 3: a suited card makes its suit trump; a Jester, or nothing turned up (the last
+    round), makes no trump; a Wizard lets the dealer name the suit."""
+    if turn_up == NO_CARD or is_jester(turn_up):
+        return NO_TRUMP
+    if is_wizard(turn_up):
+        return DEALER_NAMES
+    return card_suit(turn_up)
+
+
+def forbidden_bid(hook: bool, seat: int, players: int, r: int, total_so_far: int) -> int:
+    """RULES.md 4: with the hook the dealer (the last seat, 0-based ``players - 1``) may not bid the
+    number that makes the bids add up to r; when that number is not a possible bid nothing is forbidden."""
+    if not hook or seat != players - 1:
+        return -1
+    forbidden = r - total_so_far
+    return forbidden if forbidden in range(r + 1) else -1
+
+
+def is_last_round(players: int, r: int) -> bool:
+    """RULES.md 2: the round that deals all 60 cards turns nothing up."""
+    return players * r == N_CARDS
+
+
 def next_led(led: int, card: int) -> int:
     return Trick(trump=-1, cards=[card]).led if led == LED_NONE else led
 
@@ -80,6 +105,11 @@ def legal_mask(hand: int, led: int) -> int:
 
 def trick_winner(cards: list[int], n_cards: int, trump: int) -> int:
     return Trick(trump=trump, cards=[int(c) for c in cards[:n_cards]]).winner()
+
+
+def trick_winners(cards, trump: int) -> list[int]:
+    """The winner of each trick (row) of ``cards``, by ``Trick.winner``."""
+    return [Trick(trump=trump, cards=[int(c) for c in row]).winner() for row in cards]
 
 
 def score_round(bid: int, tricks: int) -> int:

@@ -51,7 +51,6 @@ def candidate_rounds_kernel(seed, first_index, players, r, hook, seat_slot, slot
     dealer = players - 1
     n_blocks = (n + BLOCK - 1) // BLOCK
     for blk in prange(n_blocks):
-        deck = np.empty(60, dtype=np.int8)
         live = np.empty(players, dtype=np.uint64)
         trick_cards = np.empty(players, dtype=np.int8)
         voids = np.empty(players, dtype=np.int8)
@@ -75,7 +74,7 @@ def candidate_rounds_kernel(seed, first_index, players, r, hook, seat_slot, slot
                 my_bids[seat] = candidates[j]
                 tu, tr, ok = play_round(players, r, hook, seat_slot, slot_kind, slot_params, table,
                                         fixed_hands, turn_up_pool, fixed_trump, bid_mode, my_bids,
-                                        deal_rng, play_rng, deck, live, trick_cards, voids,
+                                        deal_rng, play_rng, live, trick_cards, voids,
                                         hands_out, bids_out, tricks_out, scores_out,
                                         False, log_cards, log_leader, log_winner)
                 if j == 0:

@@ -13,20 +13,17 @@ import numba
 import numpy as np
 
 from wizsim.cards import FULL_DECK_MASK
-from wizsim.config import ConfigError, RulesConfig, n_game_rounds
+from wizsim.config import MAX_SEED, ConfigError, RulesConfig, check_count, n_game_rounds
 from wizsim.policies import PolicySlots, make_slots
 from wizsim.sim.kernels import BLOCK, GAME_BLOCK, simulate_games_kernel, simulate_rounds_kernel
 from wizsim.sim.round import BID_FREE, TRUMP_BY_RULES
 
-MAX_SEED = 2**63 - 1
-
 
 def check_seed(seed) -> int:
+    """A run seed 0..MAX_SEED; None draws a fresh one from the operating system."""
     if seed is None:
         return int(np.random.SeedSequence().entropy % MAX_SEED)
-    if not isinstance(seed, (int, np.integer)) or not 0 <= int(seed) <= MAX_SEED:
-        raise ConfigError(f"seed must be an integer 0..2**63-1, got {seed!r}")
-    return int(seed)
+    return check_count(seed, "seed", 0, MAX_SEED)
 
 
 @contextlib.contextmanager
@@ -35,8 +32,7 @@ def numba_threads(threads: int | None):
     if threads is None:
         yield
         return
-    if not isinstance(threads, int) or not 1 <= threads <= numba.config.NUMBA_NUM_THREADS:
-        raise ConfigError(f"threads must be 1..{numba.config.NUMBA_NUM_THREADS}, got {threads!r}")
+    threads = check_count(threads, "threads", 1, numba.config.NUMBA_NUM_THREADS)
     before = numba.get_num_threads()
     numba.set_num_threads(threads)
     try:
@@ -105,8 +101,7 @@ def simulate_rounds(players: int, r: int, n_rounds: int, policies="random", *, h
     cfg = RulesConfig(players=players, hook=bool(hook))
     cfg.check_round(r)
     seed = check_seed(seed)
-    if not isinstance(n_rounds, (int, np.integer)) or n_rounds < 0:
-        raise ConfigError(f"the number of rounds must be 0 or more, got {n_rounds!r}")
+    check_count(n_rounds, "n_rounds")
     names = seat_policies(policies, players)
     slots = slots or make_slots(names)
     seat_slot = np.array([slots.slot_of(n.lower()) for n in names], dtype=np.int8)
@@ -163,14 +158,14 @@ class GameBatch:
         return self.game_ids.shape[0]
 
     @property
-    def n_rounds(self) -> int:
+    def rounds_per_game(self) -> int:
         return n_game_rounds(self.players)
 
     @property
     def seat_player(self) -> np.ndarray:
         """(n, R, players) int8: which player (identity) sat in each seat of each round."""
         if self._seat_player is None:
-            k = np.arange(self.n_rounds)[None, :, None]
+            k = np.arange(self.rounds_per_game)[None, :, None]
             s = np.arange(self.players)[None, None, :]
             d = self.first_dealer.astype(np.int64)[:, None, None]
             self._seat_player = ((d + k + 1 + s) % self.players).astype(np.int8)
@@ -211,8 +206,7 @@ def simulate_games(players: int, n_games: int, policies="random", *, hook: bool 
     cfg = RulesConfig(players=players, hook=bool(hook))
     seed = check_seed(seed)
     if game_ids is None:
-        if not isinstance(n_games, (int, np.integer)) or n_games < 0:
-            raise ConfigError(f"the number of games must be 0 or more, got {n_games!r}")
+        check_count(n_games, "n_games")
         game_ids = np.arange(first_game, first_game + int(n_games), dtype=np.int64)
     game_ids = np.ascontiguousarray(game_ids, dtype=np.int64)  # any other layout would compile anew
     n = game_ids.shape[0]
@@ -228,7 +222,7 @@ def simulate_games(players: int, n_games: int, policies="random", *, hook: bool 
     rows = np.array([[slots.slot_of(nm.strip().lower()) for nm in row] for row in distinct],
                     dtype=np.int8).reshape(len(distinct), players)
     player_slot = np.ascontiguousarray(rows[row_of]) if n else np.zeros((0, players), np.int8)
-    R = cfg.n_rounds
+    R = cfg.rounds_per_game
     p = players
     T = R * (R + 1) // 2
     first_dealer = np.zeros(n, np.int8)

@@ -11,6 +11,8 @@ import numpy as np
 from numba import prange
 
 from wizsim._jit import kernel, parallel_kernel
+from wizsim.cards import FULL_DECK_MASK
+from wizsim.config import n_game_rounds
 from wizsim.deal.kernels import DEAL_STREAM, GAME_STREAM, PLAY_STREAM, rand_below, stream_key
 from wizsim.sim.round import BID_FREE, TRUMP_BY_RULES, play_round
 
@@ -33,7 +35,6 @@ def simulate_rounds_kernel(seed, first_index, players, r, hook, seat_slot, slot_
     n = hands.shape[0]
     n_blocks = (n + BLOCK - 1) // BLOCK
     for blk in prange(n_blocks):
-        deck = np.empty(60, dtype=np.int8)
         live = np.empty(players, dtype=np.uint64)
         trick_cards = np.empty(players, dtype=np.int8)
         voids = np.empty(players, dtype=np.int8)
@@ -47,7 +48,7 @@ def simulate_rounds_kernel(seed, first_index, players, r, hook, seat_slot, slot_
             li = i if want_log else 0
             tu, tr, ok = play_round(players, r, hook, seat_slot, slot_kind, slot_params, table,
                                     fixed_hands, turn_up_pool, fixed_trump, bid_mode, fixed_bids,
-                                    deal_rng, play_rng, deck, live, trick_cards, voids,
+                                    deal_rng, play_rng, live, trick_cards, voids,
                                     hands[i], bids[i], tricks[i], scores[i],
                                     want_log, log_cards[li], log_leader[li], log_winner[li])
             turn_up[i] = tu
@@ -71,11 +72,10 @@ def simulate_games_kernel(seed, game_ids, players, hook, player_slot, slot_kind,
     one after another, when want_log.
     """
     n = game_ids.shape[0]
-    n_rounds = 60 // players
+    rounds_per_game = n_game_rounds(players)
     n_blocks = (n + GAME_BLOCK - 1) // GAME_BLOCK
     for blk in prange(n_blocks):
         # scratch once per block of games: a game is only ~10 us, allocations would show
-        deck = np.empty(60, dtype=np.int8)
         live = np.empty(players, dtype=np.uint64)
         trick_cards = np.empty(players, dtype=np.int8)
         voids = np.empty(players, dtype=np.int8)
@@ -85,19 +85,19 @@ def simulate_games_kernel(seed, game_ids, players, hook, player_slot, slot_kind,
         fixed_hands = np.zeros(players, dtype=np.uint64)
         bid_mode = np.full(players, BID_FREE, dtype=np.int8)
         fixed_bids = np.zeros(players, dtype=np.int8)
-        turn_up_pool = np.uint64((1 << 60) - 1)
+        turn_up_pool = FULL_DECK_MASK
         game_rng = np.empty(1, dtype=np.uint64)
         for g in range(blk * GAME_BLOCK, min(blk * GAME_BLOCK + GAME_BLOCK, n)):
-            _play_game(seed, game_ids[g], g, players, n_rounds, hook, player_slot, slot_kind, slot_params, table,
+            _play_game(seed, game_ids[g], g, players, rounds_per_game, hook, player_slot, slot_kind, slot_params, table,
                        want_log, first_dealer, hands, turn_up, trump, bids, tricks, scores, log_cards, log_leader,
-                       log_winner, deck, live, trick_cards, voids, deal_rng, play_rng, seat_slot, fixed_hands,
+                       log_winner, live, trick_cards, voids, deal_rng, play_rng, seat_slot, fixed_hands,
                        bid_mode, fixed_bids, turn_up_pool, game_rng)
 
 
 @kernel
-def _play_game(seed, gid, g, players, n_rounds, hook, player_slot, slot_kind, slot_params, table, want_log,
+def _play_game(seed, gid, g, players, rounds_per_game, hook, player_slot, slot_kind, slot_params, table, want_log,
                first_dealer, hands, turn_up, trump, bids, tricks, scores, log_cards, log_leader, log_winner,
-               deck, live, trick_cards, voids, deal_rng, play_rng, seat_slot, fixed_hands, bid_mode, fixed_bids,
+               live, trick_cards, voids, deal_rng, play_rng, seat_slot, fixed_hands, bid_mode, fixed_bids,
                turn_up_pool, game_rng):
     """Game ``g`` (row g of the outputs, random streams of game id ``gid``); the rest is scratch."""
     game_rng[0] = stream_key(seed, gid, GAME_STREAM)
@@ -107,12 +107,12 @@ def _play_game(seed, gid, g, players, n_rounds, hook, player_slot, slot_kind, sl
     if want_log:
         li = np.int64(g)
     off = 0
-    for k in range(n_rounds):
+    for k in range(rounds_per_game):
         r = k + 1
         d = (dealer + k) % players
         for s in range(players):
             seat_slot[s] = player_slot[g, (d + 1 + s) % players]
-        index = gid * n_rounds + k
+        index = gid * rounds_per_game + k
         deal_rng[0] = stream_key(seed, index, DEAL_STREAM)
         play_rng[0] = stream_key(seed, index, PLAY_STREAM)
         lc = log_cards[li, off * players:(off + r) * players] if want_log else log_cards[0]
@@ -120,7 +120,7 @@ def _play_game(seed, gid, g, players, n_rounds, hook, player_slot, slot_kind, sl
         lw = log_winner[li, off:off + r] if want_log else log_winner[0]
         tu, tr, ok = play_round(players, r, hook, seat_slot, slot_kind, slot_params, table,
                                 fixed_hands, turn_up_pool, TRUMP_BY_RULES, bid_mode, fixed_bids,
-                                deal_rng, play_rng, deck, live, trick_cards, voids,
+                                deal_rng, play_rng, live, trick_cards, voids,
                                 hands[g, k], bids[g, k], tricks[g, k], scores[g, k],
                                 want_log, lc, ll, lw)
         turn_up[g, k] = tu

@@ -24,12 +24,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from wizsim.cards import N_CARDS, NO_CARD, NO_TRUMP, card_suit, is_jester, is_wizard
+from wizsim.cards import FULL_DECK_MASK, N_CARDS, NO_CARD, NO_TRUMP
+from wizsim.config import n_game_rounds
 from wizsim.deal.reference import DEAL_STREAM, GAME_STREAM, PLAY_STREAM, Stream, deal_round, stream_key
 from wizsim.policies.reference import random_bid, random_card, random_trump
-from wizsim.rules.reference import Trick, score_round
+from wizsim.rules.reference import DEALER_NAMES, Trick, forbidden_bid, score_round, trump_of_turn_up
 
-FULL_DECK = (1 << N_CARDS) - 1
+FULL_DECK = int(FULL_DECK_MASK)
 # Mirrors of sim.round's constants: the twin does not import the kernel module it checks.
 BID_FREE = 0
 BID_FORCED = 1
@@ -64,27 +65,15 @@ class RoundRecord:
 
 
 def round_trump(turn_up: int, fixed_trump: int, dealer_hand: list[int], play: Stream) -> int:
-    """Trump by RULES.md 3: the turned-up card's suit; none on a Jester or in the last round; on a
-    Wizard the dealer (here the random policy) names a suit. ``fixed_trump`` -1..3 overrides the
-    turned-up card (the advisor's given trump), never the last round's "none"."""
+    """Trump by RULES.md 3 (``rules.reference.trump_of_turn_up``); on a Wizard the dealer (here the
+    random policy) names a suit. ``fixed_trump`` -1..3 overrides the turned-up card (the advisor's
+    given trump), never the last round's "none"."""
     if turn_up == NO_CARD:
         return NO_TRUMP
     if fixed_trump != TRUMP_BY_RULES:
         return fixed_trump
-    if is_jester(turn_up):
-        return NO_TRUMP
-    if is_wizard(turn_up):
-        return random_trump(play)
-    return card_suit(turn_up)
-
-
-def hook_forbidden(seat: int, players: int, r: int, bids_so_far: list[int], hook: bool) -> int:
-    """The bid the hook forbids this seat, or -1: only the dealer is restricted, and only when the
-    number that would make the bids total r is in 0..r."""
-    if not hook or seat != players - 1:
-        return -1
-    forbidden = r - sum(bids_so_far)
-    return forbidden if 0 <= forbidden <= r else -1
+    trump = trump_of_turn_up(turn_up)
+    return random_trump(play) if trump == DEALER_NAMES else trump
 
 
 def play_round(players: int, r: int, hook: bool, deal: Stream, play: Stream, *, fixed_hands=None,
@@ -110,7 +99,7 @@ def play_round(players: int, r: int, hook: bool, deal: Stream, play: Stream, *, 
         if bid_mode[seat] == BID_FORCED:
             bid = fixed_bids[seat]
         else:
-            bid = random_bid(r, hook_forbidden(seat, players, r, made, hook), play)
+            bid = random_bid(r, forbidden_bid(hook, seat, players, r, sum(made)), play)
             if bid_mode[seat] == BID_CONDITION and bid != fixed_bids[seat]:
                 return RoundRecord(players, r, list(hand_masks), turn_up, trump, bids, [0] * players,
                                    [0] * players, False)
@@ -204,13 +193,13 @@ def simulate_games_reference(players: int, n_games: int, seed: int, hook: bool =
     Game g draws its first dealer from its own stream; its round k (0-based) is round index
     ``g * R + k`` of the run, R = 60 / players.
     """
-    n_rounds = N_CARDS // players
+    rounds_per_game = n_game_rounds(players)
     out = []
     for g in range(first_game, first_game + n_games):
         first_dealer = Stream(stream_key(seed, g, GAME_STREAM)).rand_below(players)
         rounds = []
-        for k in range(n_rounds):
-            deal, play = round_streams(seed, g * n_rounds + k)
+        for k in range(rounds_per_game):
+            deal, play = round_streams(seed, g * rounds_per_game + k)
             rounds.append(play_round(players, k + 1, hook, deal, play))
         out.append(GameRecord(players, first_dealer, rounds))
     return out

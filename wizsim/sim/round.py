@@ -23,10 +23,19 @@ import numpy as np
 
 from wizsim._jit import kernel
 from wizsim.bits import ZERO, bit, lowest_bit
-from wizsim.cards import FIRST_JESTER, FIRST_WIZARD, N_CARDS, N_RANKS, N_SUITED
+from wizsim.cards import N_CARDS, N_RANKS, N_SUITED
 from wizsim.deal.kernels import deal_round, draw_below_mask
 from wizsim.policies.dispatch import RANDOM, choose_bid, choose_card, choose_trump
-from wizsim.rules.kernels import LED_NONE, STRENGTH, legal_mask, next_led, score_round
+from wizsim.rules.kernels import (
+    DEALER_NAMES,
+    LED_NONE,
+    STRENGTH,
+    forbidden_bid,
+    legal_mask,
+    next_led,
+    score_round,
+    trump_of_turn_up,
+)
 
 # The led code a trick takes when its first non-Jester card is this card (next_led from LED_NONE).
 _FIRST_LED = np.array([next_led.py_func(LED_NONE, c) for c in range(N_CARDS)], dtype=np.int8)
@@ -40,7 +49,7 @@ TRUMP_BY_RULES = -2
 @kernel
 def play_round(players, r, hook, seat_slot, slot_kind, slot_params, table,
                fixed_hands, turn_up_pool, fixed_trump, bid_mode, fixed_bids,
-               deal_rng, play_rng, deck, live, trick_cards, voids,
+               deal_rng, play_rng, live, trick_cards, voids,
                hands_out, bids_out, tricks_out, scores_out,
                want_log, log_cards, log_leader, log_winner):
     """Play one round; return ``(turn_up, trump, accepted)``.
@@ -53,7 +62,7 @@ def play_round(players, r, hook, seat_slot, slot_kind, slot_params, table,
     fixed_hands : (players,) uint64; turn_up_pool : uint64; fixed_trump : int;
         bid_mode, fixed_bids : (players,) int8 (see the module docstring).
     deal_rng, play_rng : (1,) uint64, the round's deal and play streams (advanced).
-    deck : (60,) int8, live : (players,) uint64, trick_cards : (players,) int8, voids : (players,) int8:
+    live : (players,) uint64, trick_cards : (players,) int8, voids : (players,) int8:
         scratch.
     hands_out : (players,) uint64 hands as dealt; bids_out, tricks_out : (players,) int8;
         scores_out : (players,) int16. Filled in seat order.
@@ -62,20 +71,14 @@ def play_round(players, r, hook, seat_slot, slot_kind, slot_params, table,
 
     A rejected round (``accepted`` False) stops after the bidding; its tricks and scores are 0.
     """
-    turn_up = deal_round(deal_rng, players, r, fixed_hands, turn_up_pool, deck, hands_out)
+    turn_up = deal_round(deal_rng, players, r, fixed_hands, turn_up_pool, hands_out)
     dealer = players - 1
-    trump = -1
-    if turn_up < 0:
-        trump = -1
-    elif fixed_trump != TRUMP_BY_RULES:
-        trump = fixed_trump
-    elif turn_up >= FIRST_JESTER:
-        trump = -1
-    elif turn_up >= FIRST_WIZARD:
+    trump = trump_of_turn_up(turn_up)
+    if turn_up >= 0 and fixed_trump != TRUMP_BY_RULES:
+        trump = fixed_trump  # the advisor's given trump; never the last round's "none"
+    elif trump == DEALER_NAMES:
         slot = seat_slot[dealer]
         trump = choose_trump(slot_kind[slot], slot_params[slot], table, players, r, hands_out[dealer], play_rng)
-    else:
-        trump = turn_up // N_RANKS
 
     for s in range(players):
         bids_out[s] = -1
@@ -86,9 +89,7 @@ def play_round(players, r, hook, seat_slot, slot_kind, slot_params, table,
 
     total = 0
     for s in range(players):
-        forbidden = -1
-        if hook and s == dealer and r - total >= 0:
-            forbidden = r - total
+        forbidden = forbidden_bid(hook, s, players, r, total)
         mode = bid_mode[s]
         if mode == BID_FORCED:
             b = fixed_bids[s]

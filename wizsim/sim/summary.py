@@ -114,7 +114,7 @@ def summarize(players: int, *, r: int | None = None, rounds: int | None = None, 
                 progress(m)
         summary.card_plays = int(rounds) * r * players
     else:
-        R = cfg.n_rounds
+        R = cfg.rounds_per_game
         summary = Summary("games", players, None, int(games) * R, int(games), names, cfg.hook, seed, threads)
         total = np.zeros(players)
         wins = np.zeros(players)

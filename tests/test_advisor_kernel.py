@@ -6,7 +6,7 @@ from hypothesis import strategies as st
 
 from wizsim.cards import FULL_DECK_MASK, SUIT_MASKS, cards_to_mask
 from wizsim.policies import make_slots
-from wizsim.sim import candidates_reference as ref
+from wizsim.sim import reference as ref
 from wizsim.sim.candidates import NO_CHECK, candidate_rounds_kernel, choice_frequencies
 from wizsim.sim.driver import simulate_rounds
 from wizsim.sim.round import BID_CONDITION, BID_FORCED, BID_FREE, TRUMP_BY_RULES

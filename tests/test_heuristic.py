@@ -13,8 +13,8 @@ from wizsim import parse_cards, simulate_rounds
 from wizsim.cards import FIRST_WIZARD, N_CARDS, N_RANKS, N_SUITED
 from wizsim.deal.reference import Stream
 from wizsim.policies import heuristic as H
-from wizsim.policies import heuristic_reference as ref
 from wizsim.policies import make_slots
+from wizsim.policies import reference as ref
 from wizsim.policies.heuristic_values import VALUES
 from wizsim.rules.kernels import LED_NONE, legal_mask, next_led, trick_winner
 from wizsim.sim.round import BID_FORCED, BID_FREE

@@ -6,10 +6,12 @@ arrays, and importing pandas would cost more than answering a small question.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cached_property
 
 import numpy as np
+
+from wizsim.stats import json_float
 
 TABLE_COLUMNS = ("bid", "allowed", "p_exact", "ev", "ev_low", "ev_high", "expected_tricks")
 
@@ -40,7 +42,6 @@ class Advice:
     player_policy: str  # the policy playing the player's cards to the bid
     conditioned: bool  # earlier bids (or a dealer's named suit) were conditioned on
     seconds: float = 0.0
-    extra: dict = field(default_factory=dict)
 
     @property
     def r(self) -> int:
@@ -75,19 +76,13 @@ class Advice:
         out = []
         for b in range(self.r + 1):
             out.append({"bid": int(cols[0][b]), "allowed": bool(cols[1][b]),
-                        **{name: _number(col[b]) for name, col in zip(TABLE_COLUMNS[2:], cols[2:], strict=True)}})
+                        **{name: json_float(col[b]) for name, col in zip(TABLE_COLUMNS[2:], cols[2:], strict=True)}})
         return out
 
     def to_dict(self) -> dict:
         """The CONTRACT.md JSON object."""
         return {**self.question, "best_bid": int(self.best_bid), "method": self.method, "samples": int(self.samples),
                 "table": self.rows()}
-
-
-def _number(x) -> float | None:
-    """A JSON-safe float: an interval from a single deal is unknown (null), not infinite."""
-    x = float(x)
-    return x if np.isfinite(x) else None
 
 
 def best_allowed(ev: np.ndarray, allowed: np.ndarray) -> int:

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from wizsim.cards import FIRST_JESTER, FIRST_WIZARD, N_RANKS, mask_to_cards
-from wizsim.policies import make_slots
+from wizsim.policies import make_slots, policy_entry
 from wizsim.rules.kernels import trick_winners
 
 N_REPS = 64  # play streams per card when asking a policy for its choice (exact for deterministic ones)
@@ -60,11 +60,10 @@ def role(card: int, u: int, trump: int) -> int:
 
 def seat_weights(q, turn_up: int, cards: np.ndarray) -> dict[int, np.ndarray]:
     """0-based seat -> weight of each card in ``cards`` (the chance of what that seat was heard doing)."""
-    from wizsim.advisor.sampling import HAND_BLIND
     from wizsim.sim.candidates import choice_frequencies
 
     weights: dict[int, np.ndarray] = {}
-    if q.policy in HAND_BLIND:
+    if policy_entry(q.policy).hand_blind:
         return weights
     slots = make_slots([q.policy])
     kind, params, table = slots.kinds[0], slots.params[0], slots.table

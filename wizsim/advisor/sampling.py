@@ -21,15 +21,11 @@ from statistics import NormalDist
 import numpy as np
 
 from wizsim.advisor.question import AdviceError
-from wizsim.policies import make_slots
+from wizsim.policies import make_slots, policy_entry
 from wizsim.rules.api import score
 from wizsim.sim.candidates import NO_CHECK, candidate_rounds_kernel
 from wizsim.sim.round import BID_CONDITION, BID_FORCED, BID_FREE, TRUMP_BY_RULES
 
-# Policies whose bid and trump choice do not depend on the hand: nothing to condition on.
-HAND_BLIND = frozenset({"random"})
-
-Z95 = 1.959963984540054
 ALPHA = 0.05
 FIRST_BATCH = 1_000
 # Default-precision cap, in card plays (deals x candidate bids x cards per round x players): the
@@ -63,13 +59,13 @@ def kernel_setup(q):
     bid_mode[seat0] = BID_FORCED
     conditioned = False
     if q.earlier_bids is not None:
-        blind = q.policy in HAND_BLIND
+        blind = policy_entry(q.policy).hand_blind
         for s, b in enumerate(q.earlier_bids):
             bid_mode[s] = BID_FORCED if blind else BID_CONDITION
             fixed_bids[s] = b
         conditioned = not blind and len(q.earlier_bids) > 0
     trump_check = NO_CHECK
-    if q.dealer_named_trump and q.policy not in HAND_BLIND:
+    if q.dealer_named_trump and not policy_entry(q.policy).hand_blind:
         trump_check = q.trump
         conditioned = True
     fixed_trump = TRUMP_BY_RULES if q.last_round else q.trump

@@ -27,7 +27,7 @@ policy tracks the trumps and Wizards still out. Trump on a turned-up Wizard: the
 the hand have the highest total trump value in the table, ties (a hand without suited cards) broken
 uniformly at random.
 
-Everything here sees only the view listed in ``dispatch``; ``heuristic_reference`` is the plain-Python
+Everything here sees only the view listed in ``dispatch``; ``policies.reference`` holds the plain-Python
 twin.
 """
 
@@ -38,6 +38,7 @@ import numpy as np
 from wizsim._jit import kernel
 from wizsim.bits import ONE, ZERO, bit, highest_bit, lowest_bit, popcount
 from wizsim.cards import FULL_DECK_MASK, JESTER_MASK, N_RANKS, N_SUITED, SUIT_MASKS, WIZARD_MASK
+from wizsim.config import MAX_PLAYERS, MIN_PLAYERS, n_game_rounds
 from wizsim.deal.kernels import rand_below
 from wizsim.rules.kernels import LED_BASE, LED_NONE, LED_WIZARD, STRENGTH, TRUMP_BASE, WIZARD_STRENGTH
 
@@ -54,8 +55,10 @@ N_FEATURES = 75
 
 # Rows: one per (players, r, context), context 0 = a trump suit, 1 = no trump.
 N_CONTEXTS = 2
-_COMBO_START = np.array([0, 0, 0, 0, 20, 35, 47], dtype=np.int64)  # by players; 60 // p rounds each
-N_COMBOS = 57
+# First row of each player count (rows of smaller tables come first): 0, 20, 35, 47 for 3..6 players.
+_COMBO_START = np.array([sum(n_game_rounds.py_func(q) for q in range(MIN_PLAYERS, p)) if p > MIN_PLAYERS else 0
+                         for p in range(MAX_PLAYERS + 1)], dtype=np.int64)
+N_COMBOS = sum(n_game_rounds.py_func(p) for p in range(MIN_PLAYERS, MAX_PLAYERS + 1))
 TABLE_SIZE = N_COMBOS * N_CONTEXTS * N_FEATURES
 
 # Parameters (one row of the slot's params).

@@ -1,17 +1,30 @@
-"""Plain-Python twin of ``policies.random_policy``, written from issue 2's description of the policy.
+"""Plain-Python twins of the policy kernels: ``policies.random_policy`` and ``policies.heuristic``
+(same function names), one section each.
 
-The random policy bids uniformly among the allowed bids 0..r (the hook's forbidden bid left out),
-plays a uniformly random legal card, and as dealer on a turned-up Wizard names a uniformly random
+Random (written from issue 2's description of the policy). The random policy bids uniformly among
+the allowed bids 0..r (the hook's forbidden bid left out), plays a uniformly random legal card, and as dealer on a turned-up Wizard names a uniformly random
 suit. Each choice draws once from the round's play stream (``deal.reference.Stream``) and picks the
 k-th item of an ascending list, which is what makes the twin consume the stream exactly as the kernel
 does: for the same stream state both choose the same bid, card and suit.
+
+Heuristic (written from the plan in ``policies.heuristic``'s docstring). Cards are ids in lists and
+sets; whether a card would win is asked of the rules twin (``rules.reference.Trick``) by putting it on the trick, not computed with masks. "Power" orders
+cards on their own: Jester 0 < side card (21 + rank) < trump (51 + rank) < Wizard 100; ties go to
+the lowest id. The value table layout (feature indices) is the data contract shared with the kernel.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 
+from wizsim.cards import N_CARDS, N_RANKS, card_rank, card_suit, is_jester, is_wizard
+from wizsim.config import MIN_PLAYERS, n_game_rounds
 from wizsim.deal.reference import Stream
+from wizsim.policies.heuristic import F_EARLIER, F_JESTER, F_SEAT, F_SIDE, F_TRUMP, F_VOID, F_WIZARD, N_FEATURES
+from wizsim.rules.reference import Trick
+
+# --- random ---
 
 N_SUITS = 4
 
@@ -31,3 +44,172 @@ def random_card(legal: Iterable[int], stream: Stream) -> int:
 def random_trump(stream: Stream) -> int:
     """A uniform suit 0..3: the dealer's choice on a turned-up Wizard."""
     return stream.rand_below(N_SUITS)
+
+
+# --- heuristic ---
+
+
+def row_offset(players: int, r: int, trump: int) -> int:
+    """Rows are ordered by players 3..6, then round size 1..60/players, then trump (0) / no trump (1)."""
+    before = sum(n_game_rounds(p) for p in range(MIN_PLAYERS, players))
+    return ((before + r - 1) * 2 + (1 if trump < 0 else 0)) * N_FEATURES
+
+
+def _suited(cards, suit):
+    return sorted(c for c in cards if card_suit(c) == suit)
+
+
+def hand_value(table, players: int, r: int, hand: Iterable[int], trump: int, seat: int, bids) -> float:
+    hand = sorted(int(c) for c in hand)
+    row = row_offset(players, r, trump)
+    n_wiz = sum(is_wizard(c) for c in hand)
+    n_jes = sum(is_jester(c) for c in hand)
+    value = n_wiz * table[row + F_WIZARD]
+    value += n_jes * table[row + F_JESTER]
+    holds_trump = trump >= 0 and len(_suited(hand, trump)) > 0
+    voids = 0
+    for suit in range(4):
+        cards = _suited(hand, suit)
+        if suit != trump and not cards and holds_trump:
+            voids += 1
+        for c in cards:
+            if suit == trump:
+                value += table[row + F_TRUMP + card_rank(c)]
+            else:
+                value += table[row + F_SIDE + (min(len(cards), 4) - 1) * N_RANKS + card_rank(c)]
+    excess = sum(int(b) for b in bids[:seat]) - seat * r / players
+    value += voids * table[row + F_VOID]
+    value += excess * table[row + F_EARLIER]
+    value += table[row + F_SEAT + seat]
+    return value
+
+
+def heuristic_bid(params, table, seat: int, players: int, r: int, hand, trump: int, bids, forbidden: int) -> int:
+    """The value rounded to the nearest whole trick, 0..r; off the hook's forbidden bid by one step
+    toward the value (the other way at the edge of 0..r)."""
+    value = hand_value(table, players, r, hand, trump, seat, bids) + params[0]
+    bid = min(max(math.floor(value + 0.5), 0), r)
+    if bid == forbidden:
+        step = 1 if value >= bid else -1
+        if not 0 <= bid + step <= r:
+            step = -step
+        bid += step
+    return bid
+
+
+def heuristic_trump_choices(params, table, players: int, r: int, hand) -> list[int]:
+    """The suits whose cards in the hand are worth most as trumps (more than one on a tie), ascending."""
+    row = row_offset(players, r, 0)
+    worth = []
+    for suit in range(4):
+        total = 0.0
+        for c in _suited(hand, suit):
+            total += table[row + F_TRUMP + card_rank(c)]
+        worth.append(total)
+    return [s for s in range(4) if worth[s] == max(worth)]
+
+
+def heuristic_trump(params, table, players: int, r: int, hand, stream: Stream) -> int:
+    """The best suit as trump; on a tie one of the tied suits, uniformly, drawn from ``stream``."""
+    choices = heuristic_trump_choices(params, table, players, r, hand)
+    return choices[0] if len(choices) == 1 else choices[stream.rand_below(len(choices))]
+
+
+def power(card: int, trump: int) -> int:
+    if is_jester(card):
+        return 0
+    if is_wizard(card):
+        return 100
+    return (51 if card_suit(card) == trump else 21) + card_rank(card)
+
+
+def pick_max(cards, trump):
+    return min(cards, key=lambda c: (-power(c, trump), c))
+
+
+def pick_min(cards, trump):
+    return min(cards, key=lambda c: (power(c, trump), c))
+
+
+def discard_key(card: int, trump: int) -> int:
+    """Giving a card away while still wanting tricks: low side cards first, a Jester ranks like a
+    side 8 1/2 (kept as an escape), then higher side cards, trumps, Wizards."""
+    if is_jester(card):
+        return 13
+    if is_wizard(card):
+        return 100
+    return (40 + card_rank(card)) if card_suit(card) == trump else 2 * card_rank(card)
+
+
+def pick_discard(cards, trump):
+    return min(cards, key=lambda c: (discard_key(c, trump), c))
+
+
+def heuristic_card(seat: int, players: int, hand, legal, turn_up: int, trump: int, need: int, played,
+                   trick: list[int], voids: list[set[int]]) -> int:
+    """``need``: own bid minus own tricks; ``played``: every card played this round (this trick too);
+    ``trick``: this trick's cards in order; ``voids[s]``: suits seat s has shown it lacks."""
+    hand = set(int(c) for c in hand)
+    legal = sorted(int(c) for c in legal)
+    seen = set(hand) | set(int(c) for c in played) | ({turn_up} if turn_up >= 0 else set())
+    unseen = set(range(N_CARDS)) - seen
+
+    def boss(c):
+        return not any(card_suit(u) == card_suit(c) and u > c for u in unseen)
+
+    n_wiz = sum(is_wizard(c) for c in hand)
+    wizards = [c for c in legal if is_wizard(c)]
+    if not trick:
+        if need > 0:
+            if need >= len(hand):
+                return pick_max(legal, trump)
+            bosses = [c for c in legal if card_suit(c) >= 0 and boss(c)]
+            side = [c for c in bosses if card_suit(c) != trump]
+            if side:
+                return pick_max(side, trump)
+            if bosses:
+                return pick_min(bosses, trump)
+            if wizards:
+                return wizards[0]
+            return pick_discard(legal, trump)
+        low = [c for c in legal if card_suit(c) >= 0 and card_suit(c) != trump]
+        if low and card_rank(pick_min(low, trump)) <= 7:
+            return pick_min(low, trump)
+        jesters = [c for c in legal if is_jester(c)]
+        if jesters:
+            return jesters[0]
+        return pick_min(legal, trump)
+
+    winners = [c for c in legal if Trick(trump, list(trick) + [c]).winner() == len(trick)]
+    later = [(seat + i) % players for i in range(1, players - len(trick))]
+
+    def threatened(suit):
+        if suit == trump or trump < 0 or not any(card_suit(u) == trump for u in unseen):
+            return False
+        if any(suit in voids[s] for s in later):
+            return True
+        return sum(card_suit(u) == suit for u in unseen) < len(later)
+
+    if need > 0:
+        if winners:
+            if not later:
+                return pick_min(winners, trump)
+            win_wiz = [c for c in winners if is_wizard(c)]
+            if win_wiz and need <= n_wiz:
+                return win_wiz[0]
+            plain = [c for c in winners if not is_wizard(c)]
+            safe = [c for c in plain if boss(c) and not threatened(card_suit(c))]
+            if safe:
+                return pick_min(safe, trump)
+            if need >= len(hand):
+                return pick_max(winners, trump)
+            if plain:
+                return pick_max(plain, trump)
+            return win_wiz[0]
+        if wizards and n_wiz > need:
+            return wizards[0]
+        return pick_discard(legal, trump)
+    losers = [c for c in legal if c not in winners]
+    if losers:
+        return pick_max(losers, trump)
+    return pick_max(winners, trump) if not later else pick_min(winners, trump)

@@ -1,0 +1,83 @@
+"""``advise``: the bid advice for one question, exact in round 1 and by Monte Carlo otherwise.
+
+``advise(hand, trump, seat, players=4, *, bids=None, hook=False, trump_card=None, samples=None,
+seed=None, policy=None) -> Advice`` (CONTRACT.md). ``policy`` is the opponents' policy (default
+``DEFAULT_OPPONENTS``); the player's own cards are played to its bid by ``PLAYER_POLICY``'s bid-aware play.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from wizsim.advisor.advice import Advice, best_allowed
+from wizsim.advisor.question import AdviceError, make_question
+from wizsim.config import check_count, check_seed
+from wizsim.rules.api import score
+from wizsim.stats import Z95
+
+DEFAULT_OPPONENTS = "heuristic"
+PLAYER_POLICY = "heuristic"
+METHODS = ("auto", "exact", "monte-carlo")
+
+
+def _check_policy(name) -> str:
+    from wizsim.policies import check_policy
+
+    if not isinstance(name, str):
+        raise AdviceError(f"policy must be a name, got {name!r}")
+    return check_policy(name)
+
+
+def advise(hand, trump, seat, players=4, *, bids=None, hook=False, trump_card=None, samples=None, seed=None,
+           policy=None, method="auto", max_samples=None) -> Advice:
+    """Advise a bid (CONTRACT.md). ``method`` "auto" enumerates round 1 exactly and samples otherwise;
+    "monte-carlo" forces sampling (to check the sampler against the exact answer). ``max_samples``
+    overrides the default-precision cap."""
+    started = time.perf_counter()
+    player_policy = PLAYER_POLICY
+    policy = _check_policy(policy if policy is not None else DEFAULT_OPPONENTS)
+    q = make_question(hand, trump, seat, players, bids=bids, hook=hook, trump_card=trump_card, policy=policy,
+                      player_policy=player_policy)
+    if samples is not None:
+        samples = check_count(samples, "samples", 1, error=AdviceError)
+    if method not in METHODS:
+        raise AdviceError(f"method must be one of {', '.join(METHODS)}, got {method!r}")
+    if method == "exact" and q.r != 1:
+        raise AdviceError(f"exact enumeration is for round 1 (one card), the hand has {q.r}")
+    seed = check_seed(seed)
+    r = q.r
+    allowed = np.ones(r + 1, bool)
+    if q.forbidden >= 0:
+        allowed[q.forbidden] = False
+    bids_range = np.arange(r + 1)
+    if r == 1 and method != "monte-carlo":
+        from wizsim.advisor.exact import exact_round_one
+
+        res = exact_round_one(q)
+        p_tricks = np.tile([1.0 - res.p_win, res.p_win], (2, 1))
+        ev = _expected_scores(p_tricks)
+        advice = Advice(q.describe(), best_allowed(ev, allowed), allowed, p_tricks, ev, ev.copy(), ev.copy(),
+                        "exact", res.n_deals, res.n_deals, None, q.policy, q.player_policy,
+                        bool(q.earlier_bids) or q.dealer_named_trump)
+    else:
+        from wizsim.advisor.sampling import sample, scores_of
+
+        got = sample(q, seed, samples=samples, allowed=allowed, max_samples=max_samples)
+        n = got.tricks.shape[0]
+        p_tricks = np.stack([np.bincount(got.tricks[:, b], minlength=r + 1)[: r + 1] / n for b in bids_range])
+        scores = scores_of(got.tricks)
+        ev = scores.mean(axis=0)
+        half = Z95 * scores.std(axis=0, ddof=1) / np.sqrt(n) if n > 1 else np.full(r + 1, np.inf)
+        advice = Advice(q.describe(), best_allowed(ev, allowed), allowed, p_tricks, ev, ev - half, ev + half,
+                        "monte-carlo", n, got.tried, seed, q.policy, q.player_policy, got.conditioned)
+    advice.seconds = time.perf_counter() - started
+    return advice
+
+
+def _expected_scores(p_tricks: np.ndarray) -> np.ndarray:
+    """Expected score of each bid b (row b of ``p_tricks``: the distribution of tricks taken)."""
+    t = np.arange(p_tricks.shape[0])
+    scores = score(t[:, None], t[None, :])  # row b: the score of bidding b and taking t
+    return np.array([float(p_tricks[b] @ scores[b]) for b in t])

@@ -1,0 +1,190 @@
+"""The policy registry: every policy by name, what its kernel needs, and the names' grammar.
+
+A policy name may carry parameters after colons (CONTRACT.md): ``NAME[:VALUE|:KEY=VALUE]...``.
+Bare values fill the entry's parameters in declared order, ``key=value`` sets one by name, e.g.
+``heuristic:0.25`` or ``heuristic:bid_shift=0.25``. The *canonical* name is the lower-case name
+followed by ``:key=value`` for every parameter that differs from its default, in declared order
+(``heuristic`` at its defaults is just ``heuristic``). The canonical name is what runs record
+(summaries, dataset metadata and the ``policy`` column, tournament tables), and two spellings of one
+configuration share a kernel slot.
+
+Adding a policy: its kernel module (``policies/<name>.py`` with its twin in ``policies/reference.py``),
+a kind constant and a branch per decision in ``dispatch``, and one ``PolicyEntry`` in ``POLICIES``:
+its kind, its ``Param``s (name, default, valid range; each one column of the slot's params row), whether
+its bids and trump choice ignore the hand (``hand_blind``: the advisor then does not condition on
+them), and the name of the shared ``table`` it reads (``TABLES``), if any.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from wizsim.config import ConfigError
+from wizsim.policies.dispatch import HEURISTIC, RANDOM
+
+N_PARAMS = 8  # columns of a slot's params row
+DEFAULT_POLICY = "random"  # simulate's policy when none is named
+
+
+@dataclass(frozen=True)
+class Param:
+    """A policy parameter: its name, default and valid range, and its column in the params row."""
+
+    name: str
+    default: float
+    low: float
+    high: float
+    column: int
+    integer: bool = False
+
+    def parse(self, text: str, policy: str) -> float:
+        try:
+            value = int(text) if self.integer else float(text)
+        except ValueError:
+            kind = "a whole number" if self.integer else "a number"
+            raise ConfigError(f"policy {policy!r}: {self.name} must be {kind}, got {text!r}") from None
+        if not self.low <= value <= self.high:
+            raise ConfigError(f"policy {policy!r}: {self.name} must be {_fmt(self.low)}..{_fmt(self.high)}, "
+                              f"got {text}")
+        return float(value)
+
+
+@dataclass(frozen=True)
+class PolicyEntry:
+    name: str
+    kind: int  # the dispatch kind (policies.dispatch)
+    params: tuple[Param, ...] = ()
+    hand_blind: bool = False  # bids and trump choice do not depend on the hand
+    table: str | None = None  # the shared data the kernel reads (a key of TABLES)
+    summary: str = ""
+
+
+def _heuristic_values() -> np.ndarray:
+    from wizsim.policies.heuristic_values import VALUES
+
+    return np.array(VALUES, dtype=np.float64)
+
+
+# Shared data by name, loaded only when a table of policies needs it.
+TABLES = {"heuristic_values": _heuristic_values}
+
+
+def _entries():
+    from wizsim.policies.heuristic import DEFAULT_BID_SHIFT, P_BID_SHIFT
+
+    return (
+        PolicyEntry("random", RANDOM, hand_blind=True,
+                    summary="uniform bids (off the hook's number) and uniform legal cards"),
+        PolicyEntry("heuristic", HEURISTIC, table="heuristic_values",
+                    params=(Param("bid_shift", DEFAULT_BID_SHIFT, -1.0, 1.0, P_BID_SHIFT),),
+                    summary="bids its hand's value from a fitted card-value table, plays to make the bid"),
+    )
+
+
+POLICIES: dict[str, PolicyEntry] = {e.name: e for e in _entries()}
+
+
+@dataclass(frozen=True)
+class PolicySpec:
+    """A parsed policy name: its entry and one value per declared parameter."""
+
+    entry: PolicyEntry
+    values: tuple[float, ...]
+
+    @property
+    def name(self) -> str:
+        """The canonical name (see the module docstring)."""
+        extra = [f"{p.name}={_fmt(v)}" for p, v in zip(self.entry.params, self.values, strict=True)
+                 if v != p.default]
+        return ":".join([self.entry.name, *extra])
+
+    def params_row(self) -> np.ndarray:
+        row = np.zeros(N_PARAMS, dtype=np.float64)
+        for p, v in zip(self.entry.params, self.values, strict=True):
+            row[p.column] = v
+        return row
+
+
+def _fmt(x: float) -> str:
+    return str(int(x)) if float(x).is_integer() else repr(float(x))
+
+
+def policy_names() -> list[str]:
+    return sorted(POLICIES)
+
+
+def parse_policy(name) -> PolicySpec:
+    """Parse ``NAME[:VALUE|:KEY=VALUE]...``; ``ConfigError`` naming the problem otherwise."""
+    if not isinstance(name, str):
+        raise ConfigError(f"a policy must be a name, got {name!r}")
+    base, *parts = name.strip().lower().split(":")
+    base = base.strip()
+    entry = POLICIES.get(base)
+    if entry is None:
+        raise ConfigError(f"unknown policy {name.strip()!r}: choose from {', '.join(policy_names())}")
+    values = [p.default for p in entry.params]
+    by_name = {p.name: i for i, p in enumerate(entry.params)}
+    for pos, part in enumerate(parts):
+        key, eq, text = part.partition("=")
+        if eq:
+            i = by_name.get(key.strip())
+            if i is None:
+                known = ", ".join(by_name) or "none"
+                raise ConfigError(f"policy {name!r}: unknown parameter {key.strip()!r} (parameters: {known})")
+        else:
+            i, text = pos, key
+            if i >= len(entry.params):
+                raise ConfigError(f"policy {name!r}: {entry.name} takes {len(entry.params)} parameter(s)")
+        values[i] = entry.params[i].parse(text.strip(), name)
+    return PolicySpec(entry, tuple(values))
+
+
+def check_policy(name) -> str:
+    """The canonical form of one policy name."""
+    return parse_policy(name).name
+
+
+def policy_entry(name) -> PolicyEntry:
+    return parse_policy(name).entry
+
+
+def seat_policies(policies, players: int) -> list[str]:
+    """One canonical policy name per seat (or player) from a name, a comma list or a sequence; a list
+    shorter than the table repeats to fill it (``heuristic,random`` at 4 players: H,R,H,R)."""
+    if isinstance(policies, str):
+        policies = policies.split(",")
+    names = [check_policy(p) for p in policies]
+    if not names or players % len(names):
+        raise ConfigError(f"give {players} policies (one per seat) or a list whose length divides {players} "
+                          f"(it repeats to fill the table), got {len(names)}")
+    return names * (players // len(names))
+
+
+@dataclass(frozen=True)
+class PolicySlots:
+    """What the kernels need to run a list of named policies: one slot per distinct canonical name."""
+
+    names: tuple[str, ...]
+    kinds: np.ndarray  # (n_slots,) int8
+    params: np.ndarray  # (n_slots, N_PARAMS) float64
+    table: np.ndarray  # (n,) float64, data shared by every slot (e.g. a policy's value table)
+
+    def slot_of(self, name: str) -> int:
+        return self.names.index(name if name in self.names else check_policy(name))
+
+
+def make_slots(names) -> PolicySlots:
+    """Slots for the distinct names in ``names`` (order of first appearance)."""
+    specs: dict[str, PolicySpec] = {}
+    for name in names:
+        spec = parse_policy(name)
+        specs.setdefault(spec.name, spec)
+    kinds = np.array([s.entry.kind for s in specs.values()], dtype=np.int8)
+    params = np.stack([s.params_row() for s in specs.values()]) if specs else np.zeros((0, N_PARAMS))
+    needed = sorted({s.entry.table for s in specs.values() if s.entry.table is not None})
+    if len(needed) > 1:
+        raise ConfigError(f"these policies need different tables ({', '.join(needed)}): one table per run")
+    table = TABLES[needed[0]]() if needed else np.zeros(1, dtype=np.float64)
+    return PolicySlots(tuple(specs), kinds, params, table)

@@ -20,6 +20,8 @@ DEFAULT_PLAYERS = 4
 MAX_SEED = 2**63 - 1  # seeds are 0..MAX_SEED (a uint64 key with the top bit clear)
 DEFAULT_SEED = 0
 DEFAULT_ROUNDS = 100_000  # rounds simulated when a run gives a round size but no count
+DEFAULT_TOURNAMENT_GAMES = 10_000
+ENGINES = ("local", "dask")  # where a dataset run's chunks are simulated; the first is the default
 RULES_VERSION = 3  # bump when simulated results for a given seed could change
 
 
@@ -33,13 +35,15 @@ def n_game_rounds(players):
     return N_CARDS // players
 
 
-def check_count(value, name: str, minimum: int | None = 0, maximum: int | None = None) -> int:
-    """``value`` as an int in ``minimum..maximum`` (None: unbounded), else ``ConfigError`` naming ``name``.
+def check_count(value, name: str, minimum: int | None = 0, maximum: int | None = None, *,
+                error: type[ValueError] = ConfigError) -> int:
+    """``value`` as an int in ``minimum..maximum`` (None: unbounded), else ``error`` (a ``ConfigError``
+    unless a caller has its own kind, like the advisor's) naming ``name`` and the range.
 
     Refuses bools, floats (even whole ones) and numpy non-integers: a count is a whole number.
     """
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
-        raise ConfigError(f"{name} must be a whole number, got {value!r}")
+        raise error(f"{name} must be a whole number, got {value!r}")
     value = int(value)
     if (minimum is not None and value < minimum) or (maximum is not None and value > maximum):
         if maximum is None:
@@ -48,8 +52,15 @@ def check_count(value, name: str, minimum: int | None = 0, maximum: int | None =
             wanted = f"{maximum} or less"
         else:
             wanted = f"{minimum}..{maximum}"
-        raise ConfigError(f"{name} must be {wanted}, got {value}")
+        raise error(f"{name} must be {wanted}, got {value}")
     return value
+
+
+def check_seed(seed) -> int:
+    """A run seed 0..MAX_SEED; None draws a fresh one from the operating system."""
+    if seed is None:
+        return int(np.random.SeedSequence().entropy % MAX_SEED)
+    return check_count(seed, "seed", 0, MAX_SEED)
 
 
 @dataclass(frozen=True)

@@ -26,12 +26,11 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from wizsim.config import ConfigError, RulesConfig
-from wizsim.policies import check_policy
-from wizsim.sim.driver import check_seed, seat_policies, simulate_games
-
-CHUNK_DEALS = 512
-Z95 = 1.959963984540054
+from wizsim.config import RulesConfig, check_count, n_game_rounds
+from wizsim.policies import seat_policies
+from wizsim.sim.driver import simulate_games
+from wizsim.sim.plan import DEAL_CHUNK, make_plan
+from wizsim.stats import Z95, json_float
 
 
 def distinct_rotations(policies: list[str]) -> int:
@@ -65,51 +64,40 @@ class TournamentResult:
             br = self.by_round[self.by_round.policy == row.name]
             entries.append({
                 "name": row.name,
-                "mean_score": _num(row.mean_score),
-                "score_low": _num(row.score_low),
-                "score_high": _num(row.score_high),
-                "win_rate": _num(row.win_rate),
-                "bid_accuracy": _num(row.bid_accuracy),
-                "mean_abs_bid_error": _num(row.mean_abs_bid_error),
+                "mean_score": json_float(row.mean_score),
+                "score_low": json_float(row.score_low),
+                "score_high": json_float(row.score_high),
+                "win_rate": json_float(row.win_rate),
+                "bid_accuracy": json_float(row.bid_accuracy),
+                "mean_abs_bid_error": json_float(row.mean_abs_bid_error),
                 "seats_per_game": int(row.seats_per_game),
-                "bid_accuracy_by_round": {int(r): _num(a) for r, a in zip(br["round"], br.bid_accuracy, strict=True)},
-                "mean_abs_bid_error_by_round": {int(r): _num(a) for r, a in zip(br["round"], br.mean_abs_bid_error, strict=True)},
+                "bid_accuracy_by_round": {int(r): json_float(a) for r, a in zip(br["round"], br.bid_accuracy, strict=True)},
+                "mean_abs_bid_error_by_round": {int(r): json_float(a) for r, a in zip(br["round"], br.mean_abs_bid_error, strict=True)},
             })
         return {"games": self.n_games, "players": self.players, "policies": entries, "deals": self.n_deals,
                 "rotations": self.rotations, "seed": self.seed, "hook": self.hook,
                 "table": list(self.policies)}
 
 
-def _num(x):
-    x = float(x)
-    return None if np.isnan(x) else x
-
-
-def check_policies(policies, players: int) -> list[str]:
-    return [check_policy(p) for p in seat_policies(policies, players)]
-
-
 def run_tournament(players: int, policies, games: int, *, seed: int | None = 0, hook: bool = False,
                    threads: int | None = None, progress=None) -> TournamentResult:
     """Play about ``games`` whole games (see the module docstring); ``progress(k)`` is told of k more games."""
-    cfg = RulesConfig(players=players, hook=bool(hook))
-    names = check_policies(policies, players)
-    if not isinstance(games, (int, np.integer)) or games < 1:
-        raise ConfigError(f"the number of games must be 1 or more, got {games!r}")
-    seed = check_seed(seed)
-    p = players
+    names = seat_policies(policies, RulesConfig(players=players).players)
+    games = check_count(games, "games", 1)
     d = distinct_rotations(names)
-    n_deals = -(-int(games) // d)
+    # the run's units are deals: each is played once per distinct rotation
+    plan = make_plan(players, games=-(-games // d), policies=names, hook=hook, seed=seed, chunk_size=DEAL_CHUNK)
+    p, seed, n_deals = players, plan.seed, plan.games
     rot_policies = [[names[(i + j) % p] for i in range(p)] for j in range(d)]
 
     finals, exact, abs_err, pol_idx = [], [], [], []
     distinct = list(dict.fromkeys(names))
     code = {n: k for k, n in enumerate(distinct)}
-    for start in range(0, n_deals, CHUNK_DEALS):
-        deals = np.arange(start, min(start + CHUNK_DEALS, n_deals), dtype=np.int64)
+    for chunk in plan.chunks():
+        deals = np.arange(chunk.start, chunk.stop, dtype=np.int64)
         game_ids = np.repeat(deals, d)
         per_game = [rot_policies[j] for _ in deals for j in range(d)]
-        batch = simulate_games(p, len(game_ids), hook=cfg.hook, seed=seed, threads=threads, game_ids=game_ids,
+        batch = simulate_games(p, len(game_ids), hook=plan.hook, seed=seed, threads=threads, game_ids=game_ids,
                                player_policies=per_game)
         bids = batch.by_player(batch.bids).astype(np.int16)
         tricks = batch.by_player(batch.tricks).astype(np.int16)
@@ -141,7 +129,7 @@ def run_tournament(players: int, policies, games: int, *, seed: int | None = 0, 
     })
 
     rows, round_rows = [], []
-    R = cfg.rounds_per_game
+    R = n_game_rounds(p)
     for k, name in enumerate(distinct):
         sel = pol == k  # (n, p)
         per_deal = np.where(sel, final, 0).reshape(n_deals, d, p).sum(axis=(1, 2)) / sel.reshape(n_deals, -1).sum(1)
@@ -170,27 +158,5 @@ def run_tournament(players: int, policies, games: int, *, seed: int | None = 0, 
                 "bid_accuracy": float(exact[:, r, :][sel].sum() / cnt),
                 "mean_abs_bid_error": float(abs_err[:, r, :][sel].sum() / cnt),
             })
-    return TournamentResult(p, names, seed, cfg.hook, n_deals, d, games_df, pd.DataFrame(rows),
+    return TournamentResult(p, names, seed, plan.hook, n_deals, d, games_df, pd.DataFrame(rows),
                             pd.DataFrame(round_rows))
-
-
-def render_tournament(res: TournamentResult) -> str:
-    """The result tables a person reads: one line per policy, then bid accuracy by round size."""
-    lines = [
-        f"{res.n_games:,} games ({res.n_deals:,} deals x {res.rotations} rotation{'s' if res.rotations > 1 else ''}), "
-        f"{res.players} players, table {','.join(res.policies)}, hook {'on' if res.hook else 'off'}, seed {res.seed}",
-        "",
-        f"{'policy':<12} {'seats':>5} {'mean score':>10} {'95% interval':>19} {'win rate':>8} {'exact bid':>9} {'|bid-tricks|':>12}",
-    ]
-    for row in res.summary.itertuples(index=False):
-        interval = "-" if np.isnan(row.score_low) else f"[{row.score_low:.1f}, {row.score_high:.1f}]"
-        lines.append(f"{row.name:<12} {row.seats_per_game:>5} {row.mean_score:>10.1f} {interval:>19} "
-                     f"{row.win_rate:>8.1%} {row.bid_accuracy:>9.1%} {row.mean_abs_bid_error:>12.3f}")
-    names = list(res.summary.name)
-    lines += ["", "exact bid / mean |bid - tricks| by round size", f"{'round':>5}  " + "  ".join(f"{n:>20}" for n in names)]
-    table = res.by_round.set_index(["round", "policy"])
-    for r in sorted(res.by_round["round"].unique()):
-        cells = [f"{table.loc[(r, n), 'bid_accuracy']:>11.1%} / {table.loc[(r, n), 'mean_abs_bid_error']:>5.2f}"
-                 for n in names]
-        lines.append(f"{r:>5}  " + "  ".join(f"{c:>20}" for c in cells))
-    return "\n".join(lines)

@@ -9,10 +9,8 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.dataset as ds
 
-from wizsim.cards import N_CARDS, format_card
+from wizsim.cards import format_masks
 from wizsim.io.parquet import DatasetError, open_dataset
-
-_CARD_TEXT = np.array([format_card(c) for c in range(N_CARDS)], dtype=object)
 
 
 def filter_expression(schema, filters: dict):
@@ -28,13 +26,6 @@ def filter_expression(schema, filters: dict):
             term = field == value
         expr = term if expr is None else expr & term
     return expr
-
-
-def hands_to_text(masks) -> np.ndarray:
-    """Card text (canonical notation, ascending ids) of each uint64 hand mask."""
-    masks = np.asarray(masks, dtype=np.uint64)
-    bits = ((masks[:, None] >> np.arange(N_CARDS, dtype=np.uint64)) & np.uint64(1)).astype(bool)
-    return np.array([",".join(_CARD_TEXT[row]) for row in bits], dtype=object)
 
 
 def read_table_frame(path: str | os.PathLike, table: str, columns=None, **filters) -> pd.DataFrame:
@@ -73,7 +64,7 @@ def read_rounds(path: str | os.PathLike, *, columns=None, decode_hands: bool = F
         want.append("hand")
     frame = read_table_frame(path, "rounds", want, **filters)
     if decode_hands:
-        frame["hand_text"] = hands_to_text(frame["hand"].to_numpy())
+        frame["hand_text"] = format_masks(frame["hand"].to_numpy())
         if columns is not None and "hand" not in columns:
             frame = frame.drop(columns="hand")
     return frame

@@ -31,6 +31,7 @@ from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
+from wizsim.config import ENGINES
 from wizsim.dataset.chunk import encode_batch, simulate_chunk
 from wizsim.dataset.lock import LOCK, writer_lock
 from wizsim.dataset.spec import RunSpec, make_spec
@@ -38,7 +39,6 @@ from wizsim.io.parquet import DatasetError, is_temp, write_atomic
 from wizsim.io.schema import TABLES
 
 MANIFEST = "_wizsim_run.json"
-ENGINES = ("local", "dask")
 WRITERS = 2
 
 
@@ -202,7 +202,7 @@ def _write_locked(out: Path, spec: RunSpec, engine, threads, overwrite, schedule
     if manifest is None:
         manifest = {"format": "wizsim-dataset", "run_id": spec.run_id, "identity": spec.identity(),
                     "command": spec.command(), "chunks": spec.n_chunks, "tables": spec.tables, "executions": []}
-    pending = [k for k in range(spec.n_chunks) if not chunk_done(out, spec, k)]
+    pending = [c.index for c in spec.chunks() if not chunk_done(out, spec, c.index)]
     skipped = spec.n_chunks - len(pending)
     execution = {"started": _now(), "host": socket.gethostname(), "engine": engine, "threads": threads,
                  "workers": workers, "scheduler": scheduler, "chunks_pending": len(pending)}
@@ -211,12 +211,11 @@ def _write_locked(out: Path, spec: RunSpec, engine, threads, overwrite, schedule
     write_manifest(out, manifest)
     if progress and skipped:
         todo = set(pending)
-        progress(sum(spec.chunk_range(k)[1] - spec.chunk_range(k)[0] for k in range(spec.n_chunks) if k not in todo))
+        progress(sum(c.size for c in spec.chunks() if c.index not in todo))
 
-    sizes = spec.round_sizes
     report = RunReport(str(out), spec.run_id, spec.command(str(out)), spec.mode, spec.unit, spec.n_units,
-                       spec.n_chunks, skipped, 0, 0, 0, 0, 0.0, engine, rounds_per_unit=len(sizes),
-                       card_plays_per_unit=sum(sizes) * spec.players)
+                       spec.n_chunks, skipped, 0, 0, 0, 0, 0.0, engine, rounds_per_unit=spec.rounds_per_unit,
+                       card_plays_per_unit=spec.card_plays_per_unit)
 
     def on_chunk(k, n_files, n_bytes):
         start, stop = spec.chunk_range(k)

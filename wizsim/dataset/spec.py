@@ -18,16 +18,14 @@ from __future__ import annotations
 import hashlib
 import json
 import shlex
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from importlib import metadata
 
-from wizsim.config import RULES_VERSION, ConfigError, RulesConfig
+from wizsim.config import RULES_VERSION
 from wizsim.io.schema import SCHEMA_VERSION
-from wizsim.policies import check_policy
-from wizsim.sim.driver import check_seed, seat_policies
+from wizsim.sim.plan import GAME_CHUNK, ROUND_CHUNK, RunPlan, make_plan
 
-ROUND_CHUNK = 1 << 20  # rounds per chunk: 4M rows, about 40 MB of Parquet at 4 players
-GAME_CHUNK = 1 << 16  # games per chunk
+__all__ = ["GAME_CHUNK", "ROUND_CHUNK", "RunSpec", "make_spec", "wizsim_version"]
 
 
 def wizsim_version() -> str:
@@ -38,43 +36,10 @@ def wizsim_version() -> str:
 
 
 @dataclass(frozen=True)
-class RunSpec:
-    players: int
-    round: int | None
-    rounds: int | None
-    games: int | None
-    policies: tuple[str, ...]
-    hook: bool
-    seed: int
-    chunk_size: int
-    trick_log: bool
+class RunSpec(RunPlan):
+    """A run plan (``sim.plan``) that writes a dataset, with or without the trick log."""
 
-    @property
-    def mode(self) -> str:
-        return "games" if self.games is not None else "rounds"
-
-    @property
-    def n_units(self) -> int:
-        """Rounds (rounds mode) or games (game mode) in the run."""
-        return self.games if self.games is not None else self.rounds
-
-    @property
-    def unit(self) -> str:
-        return "game" if self.games is not None else "round"
-
-    @property
-    def n_chunks(self) -> int:
-        return (self.n_units + self.chunk_size - 1) // self.chunk_size
-
-    def chunk_range(self, k: int) -> tuple[int, int]:
-        start = k * self.chunk_size
-        return start, min(start + self.chunk_size, self.n_units)
-
-    @property
-    def round_sizes(self) -> list[int]:
-        if self.games is not None:
-            return list(range(1, RulesConfig(self.players).rounds_per_game + 1))
-        return [self.round]
+    trick_log: bool = False
 
     @property
     def tables(self) -> list[str]:
@@ -126,21 +91,7 @@ class RunSpec:
 def make_spec(players: int = 4, *, r: int | None = None, rounds: int | None = None, games: int | None = None,
               policies="random", hook: bool = False, seed: int | None = 0, trick_log: bool = False,
               chunk_size: int | None = None) -> RunSpec:
-    """Check a run's parameters (``ConfigError`` naming the bad one) and name the run."""
-    cfg = RulesConfig(players=players, hook=bool(hook))
-    if (r is None) == (games is None):
-        raise ConfigError("give a round size and a number of rounds, or a number of games (not both)")
-    if games is not None:
-        if not isinstance(games, int) or games < 1:
-            raise ConfigError(f"the number of games must be 1 or more, got {games!r}")
-        rounds = None
-    else:
-        cfg.check_round(r)
-        if not isinstance(rounds, int) or rounds < 1:
-            raise ConfigError(f"the number of rounds must be 1 or more, got {rounds!r}")
-    names = tuple(check_policy(n) for n in seat_policies(policies, players))
-    if chunk_size is None:
-        chunk_size = GAME_CHUNK if games is not None else ROUND_CHUNK
-    if not isinstance(chunk_size, int) or chunk_size < 1:
-        raise ConfigError(f"the chunk size must be 1 or more, got {chunk_size!r}")
-    return RunSpec(players, r, rounds, games, names, cfg.hook, check_seed(seed), chunk_size, bool(trick_log))
+    """Check a run's parameters (``sim.plan.make_plan``: ``ConfigError`` naming the bad one) and name the run."""
+    plan = make_plan(players, r=r, rounds=rounds, games=games, policies=policies, hook=hook, seed=seed,
+                     chunk_size=chunk_size)
+    return RunSpec(**{f.name: getattr(plan, f.name) for f in fields(RunPlan)}, trick_log=bool(trick_log))

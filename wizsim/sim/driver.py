@@ -13,17 +13,10 @@ import numba
 import numpy as np
 
 from wizsim.cards import FULL_DECK_MASK
-from wizsim.config import MAX_SEED, ConfigError, RulesConfig, check_count, n_game_rounds
-from wizsim.policies import PolicySlots, make_slots
+from wizsim.config import RulesConfig, check_count, check_seed, n_game_rounds
+from wizsim.policies import PolicySlots, make_slots, seat_policies
 from wizsim.sim.kernels import BLOCK, GAME_BLOCK, simulate_games_kernel, simulate_rounds_kernel
 from wizsim.sim.round import BID_FREE, TRUMP_BY_RULES
-
-
-def check_seed(seed) -> int:
-    """A run seed 0..MAX_SEED; None draws a fresh one from the operating system."""
-    if seed is None:
-        return int(np.random.SeedSequence().entropy % MAX_SEED)
-    return check_count(seed, "seed", 0, MAX_SEED)
 
 
 @contextlib.contextmanager
@@ -45,18 +38,6 @@ def one_thread_if(small: bool):
     """One thread for a batch that fits in one block of the parallel loop: nothing to share out,
     and waking the other threads can cost more than the work (a time slice on a busy machine)."""
     return numba_threads(1) if small else contextlib.nullcontext()
-
-
-def seat_policies(policies, players: int) -> list[str]:
-    """One policy name per seat (or player) from a name, a comma list or a sequence; a list shorter
-    than the table repeats to fill it (``heuristic,random`` at 4 players: H,R,H,R)."""
-    if isinstance(policies, str):
-        policies = [p for p in policies.split(",")]
-    names = [p.strip() for p in policies]
-    if not names or players % len(names):
-        raise ConfigError(f"give {players} policies (one per seat) or a list whose length divides {players} "
-                          f"(it repeats to fill the table), got {len(names)}")
-    return names * (players // len(names))
 
 
 @dataclass
@@ -104,7 +85,7 @@ def simulate_rounds(players: int, r: int, n_rounds: int, policies="random", *, h
     check_count(n_rounds, "n_rounds")
     names = seat_policies(policies, players)
     slots = slots or make_slots(names)
-    seat_slot = np.array([slots.slot_of(n.lower()) for n in names], dtype=np.int8)
+    seat_slot = np.array([slots.slot_of(n) for n in names], dtype=np.int8)
     fixed_hands = np.zeros(players, np.uint64) if fixed_hands is None else np.asarray(fixed_hands, np.uint64)
     turn_up_pool = FULL_DECK_MASK if turn_up_pool is None else np.uint64(turn_up_pool)
     bid_mode = np.full(players, BID_FREE, np.int8) if bid_mode is None else np.asarray(bid_mode, np.int8)
@@ -219,7 +200,7 @@ def simulate_games(players: int, n_games: int, policies="random", *, hook: bool 
     row_of = np.array([distinct.setdefault(tuple(row), len(distinct)) for row in player_policies], dtype=np.int64)
     all_names = [name for row in distinct for name in row] or ["random"]
     slots = make_slots(all_names)
-    rows = np.array([[slots.slot_of(nm.strip().lower()) for nm in row] for row in distinct],
+    rows = np.array([[slots.slot_of(nm) for nm in row] for row in distinct],
                     dtype=np.int8).reshape(len(distinct), players)
     player_slot = np.ascontiguousarray(rows[row_of]) if n else np.zeros((0, players), np.int8)
     R = cfg.rounds_per_game

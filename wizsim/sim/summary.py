@@ -1,4 +1,4 @@
-"""Streaming summaries of large simulations: run in chunks, keep only running sums.
+"""Streaming summaries of large simulations: run the plan's chunks (``sim.plan``), keep only running sums.
 
 Memory stays bounded whatever the count: a chunk's arrays are dropped once its sums are taken.
 """
@@ -10,11 +10,8 @@ from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
-from wizsim.config import RulesConfig
-from wizsim.sim.driver import check_seed, seat_policies, simulate_games, simulate_rounds
-
-ROUND_CHUNK = 1 << 20
-GAME_CHUNK = 1 << 14
+from wizsim.sim.driver import simulate_games, simulate_rounds
+from wizsim.sim.plan import make_plan
 
 
 @dataclass
@@ -87,54 +84,46 @@ def summarize(players: int, *, r: int | None = None, rounds: int | None = None, 
               progress=None) -> Summary:
     """Simulate ``rounds`` rounds of size ``r`` or ``games`` whole games and summarise them by seat.
 
+    The arguments are checked by ``sim.plan.make_plan`` (the errors ``wizsim simulate`` prints).
     ``progress`` is called with the number of rounds (or games) finished after every chunk.
     The no-trump share counts only rounds that turn up a card (not the last round of a game).
     """
-    cfg = RulesConfig(players=players, hook=bool(hook))
-    seed = check_seed(seed)
-    names = seat_policies(policies, players)
+    plan = make_plan(players, r=r, rounds=rounds, games=games, policies=policies, hook=hook, seed=seed)
+    names, hook, seed = list(plan.policies), plan.hook, plan.seed
     sums = _Sums(players)
     # Load (or compile) the kernels before the clock starts: rates should measure simulation.
-    if games is None:
-        cfg.check_round(r)
-        simulate_rounds(players, r, 1, names, hook=cfg.hook, seed=seed, threads=threads)
+    if plan.mode == "rounds":
+        simulate_rounds(players, plan.round, 1, names, hook=hook, seed=seed, threads=threads)
     else:
-        simulate_games(players, 1, names, hook=cfg.hook, seed=seed, threads=threads)
+        simulate_games(players, 1, names, hook=hook, seed=seed, threads=threads)
     t0 = time.perf_counter()
-    if games is None:
-        cfg.check_round(r)
-        summary = Summary("rounds", players, r, int(rounds), 0, names, cfg.hook, seed, threads)
-        done = 0
-        while done < rounds:
-            m = min(ROUND_CHUNK, rounds - done)
-            b = simulate_rounds(players, r, m, names, hook=cfg.hook, seed=seed, first_index=done, threads=threads)
+    if plan.mode == "rounds":
+        summary = Summary("rounds", players, plan.round, plan.rounds, 0, names, hook, seed, threads)
+        for c in plan.chunks():
+            b = simulate_rounds(players, plan.round, c.size, names, hook=hook, seed=seed, first_index=c.start,
+                                threads=threads)
             sums.add(b.bids, b.tricks, b.scores, b.trump, b.turn_up >= 0)
-            done += m
             if progress:
-                progress(m)
-        summary.card_plays = int(rounds) * r * players
+                progress(c.size)
     else:
-        R = cfg.rounds_per_game
-        summary = Summary("games", players, None, int(games) * R, int(games), names, cfg.hook, seed, threads)
+        R = plan.rounds_per_unit
+        summary = Summary("games", players, None, plan.games * R, plan.games, names, hook, seed, threads)
         total = np.zeros(players)
         wins = np.zeros(players)
-        done = 0
         has_turn_up = np.arange(R) < R - 1
-        while done < games:
-            m = min(GAME_CHUNK, games - done)
-            g = simulate_games(players, m, names, hook=cfg.hook, seed=seed, first_game=done, threads=threads)
-            eligible = np.broadcast_to(has_turn_up, (m, R)).reshape(-1)
+        for c in plan.chunks():
+            g = simulate_games(players, c.size, names, hook=hook, seed=seed, first_game=c.start, threads=threads)
+            eligible = np.broadcast_to(has_turn_up, (c.size, R)).reshape(-1)
             sums.add(g.bids.reshape(-1, players), g.tricks.reshape(-1, players), g.scores.reshape(-1, players),
                      g.trump.reshape(-1), eligible)
             total += g.final.sum(axis=0)
             w = g.winners
             wins += (w / w.sum(axis=1, keepdims=True)).sum(axis=0)  # a tie shares the win
-            done += m
             if progress:
-                progress(m)
-        summary.card_plays = int(games) * players * R * (R + 1) // 2
-        summary.mean_total_by_player = (total / max(games, 1)).tolist()
-        summary.win_share_by_player = (wins / max(games, 1)).tolist()
+                progress(c.size)
+        summary.mean_total_by_player = (total / plan.games).tolist()
+        summary.win_share_by_player = (wins / plan.games).tolist()
+    summary.card_plays = plan.n_units * plan.card_plays_per_unit
     summary.seconds = time.perf_counter() - t0
     sums.fill(summary)
     return summary

@@ -1,0 +1,148 @@
+"""Every text renderer of the command line, and the one "text or JSON" switch (``render``).
+
+The library returns results (``Summary``, ``RunReport``, ``TournamentResult``, ``Advice``); each has
+``to_dict()`` for JSON and a text renderer here. Commands call ``render(result, as_json)``. Modules
+are found by the result's class name, so rendering advice does not import pandas or the tournament.
+"""
+
+from __future__ import annotations
+
+import json
+
+import click
+import numpy as np
+
+from wizsim.policies import policy_entry
+
+
+def render(result, as_json: bool = False) -> str:
+    """``result`` as one JSON object (``to_dict()``) or as the text a person reads."""
+    if as_json:
+        return json.dumps(result.to_dict(), indent=2, allow_nan=True)
+    return TEXT_RENDERERS[type(result).__name__](result)
+
+
+def render_dataset_report(rep) -> str:
+    done = (f"wrote {rep.chunks_written} of {rep.chunks} chunks ({rep.units_written:,} {rep.unit}s, "
+            f"{rep.files_written} files, {rep.bytes_written / 1e6:,.1f} MB) in {rep.seconds:.2f} s, "
+            f"{rep.units_per_second:,.0f} {rep.unit}s/s")
+    lines = [f"dataset {rep.out} (run {rep.run_id}): {done}"]
+    if rep.chunks_skipped:
+        lines.append(f"{rep.chunks_skipped} chunks were already complete (resumed)")
+    lines.append(f"re-create with: {rep.command}")
+    return "\n".join(lines)
+
+
+def render_summary(s) -> str:
+    what = f"{s.games:,} games ({s.rounds:,} rounds)" if s.mode == "games" else f"{s.rounds:,} rounds of {s.round} cards"
+    lines = [
+        f"{what}, {s.players} players, policies {','.join(s.policies)}, hook {'on' if s.hook else 'off'}, seed {s.seed}",
+        "",
+        f"{'seat':>4}  {'mean bid':>9}  {'mean tricks':>11}  {'mean score':>10}  {'exact bid':>9}",
+    ]
+    for i in range(s.players):
+        lines.append(f"{i + 1:>4}  {s.mean_bid_by_seat[i]:>9.3f}  {s.mean_tricks_by_seat[i]:>11.3f}  "
+                     f"{s.mean_score_by_seat[i]:>10.2f}  {s.exact_bid_share_by_seat[i]:>9.1%}")
+    if s.mode == "games":
+        lines += ["", f"{'player':>6}  {'mean total':>10}  {'win share':>9}"]
+        for i in range(s.players):
+            lines.append(f"{i + 1:>6}  {s.mean_total_by_player[i]:>10.1f}  {s.win_share_by_player[i]:>9.1%}")
+    lines += [
+        "",
+        f"no-trump share (rounds with a turn-up): {s.no_trump_share:.4f}",
+        f"{s.rounds_per_second:,.0f} rounds/s, {s.card_plays_per_second:,.0f} card plays/s ({s.seconds:.2f} s)",
+    ]
+    return "\n".join(lines)
+
+
+def render_tournament(res) -> str:
+    """The result tables a person reads: one line per policy, then bid accuracy by round size."""
+    lines = [
+        f"{res.n_games:,} games ({res.n_deals:,} deals x {res.rotations} rotation{'s' if res.rotations > 1 else ''}), "
+        f"{res.players} players, table {','.join(res.policies)}, hook {'on' if res.hook else 'off'}, seed {res.seed}",
+        "",
+        f"{'policy':<12} {'seats':>5} {'mean score':>10} {'95% interval':>19} {'win rate':>8} {'exact bid':>9} {'|bid-tricks|':>12}",
+    ]
+    for row in res.summary.itertuples(index=False):
+        interval = "-" if np.isnan(row.score_low) else f"[{row.score_low:.1f}, {row.score_high:.1f}]"
+        lines.append(f"{row.name:<12} {row.seats_per_game:>5} {row.mean_score:>10.1f} {interval:>19} "
+                     f"{row.win_rate:>8.1%} {row.bid_accuracy:>9.1%} {row.mean_abs_bid_error:>12.3f}")
+    names = list(res.summary.name)
+    lines += ["", "exact bid / mean |bid - tricks| by round size", f"{'round':>5}  " + "  ".join(f"{n:>20}" for n in names)]
+    table = res.by_round.set_index(["round", "policy"])
+    for r in sorted(res.by_round["round"].unique()):
+        cells = [f"{table.loc[(r, n), 'bid_accuracy']:>11.1%} / {table.loc[(r, n), 'mean_abs_bid_error']:>5.2f}"
+                 for n in names]
+        lines.append(f"{r:>5}  " + "  ".join(f"{c:>20}" for c in cells))
+    return "\n".join(lines)
+
+
+BAR_WIDTH = 30
+
+
+def _signed(x: float | None) -> str:
+    return "?" if x is None else f"{x:+.1f}"
+
+
+def render_advice(a) -> str:
+    q = a.question
+    bids = "unknown" if q["earlier_bids"] is None else (",".join(map(str, q["earlier_bids"])) or "none (you bid first)")
+    turned = f" (turned up {q['trump_card']})" if q["trump_card"] else ""
+    lines = [
+        f"Hand {q['hand']}  |  seat {q['seat']} of {q['players']}"
+        f"{' (dealer)' if q['seat'] == q['players'] else ''}  |  trump {q['trump']}{turned}  |  "
+        f"earlier bids {bids}  |  hook {'on' if q['hook'] else 'off'}",
+        f"Opponents play the {a.policy} policy; your cards are played to make your bid ({a.player_policy} play).",
+        "",
+        f"  {'bid':>3}  {'P(make it)':>10}  {'exp. score':>10}  {'95% interval':>16}  {'exp. tricks':>11}",
+    ]
+    for row in a.rows():
+        b = row["bid"]
+        interval = "exact" if a.method == "exact" else f"[{_signed(row['ev_low'])}, {_signed(row['ev_high'])}]"
+        text = (f"{row['p_exact']:>10.1%}  {_signed(row['ev']):>10}  {interval:>16}  "
+                f"{row['expected_tricks']:>11.2f}")
+        if b == a.best_bid:
+            lines.append(click.style(f"> {b:>3}  {text}   <- bid {b}", bold=True))
+        elif not row["allowed"]:
+            lines.append(click.style(f"x {b:>3}  {text}   (the hook forbids it)", dim=True))
+        else:
+            lines.append(f"  {b:>3}  {text}")
+    best = a.best_bid
+    lines += ["", click.style(f"Recommended bid: {best}", bold=True)
+              + f"  (makes it {a.p_exact[best]:.1%} of the time, expected score {_signed(a.ev[best])})",
+              f"Tricks taken when you bid {best}:"]
+    dist = a.p_tricks[best]
+    top = max(float(dist.max()), 1e-12)
+    # A 15-card hand would print a dozen rows of 0.0%: show only the counts that happened (and the bid).
+    seen = [t for t, p in enumerate(dist) if p > 0] + [best]
+    lo, hi = min(seen), max(seen)
+    for t in range(lo, hi + 1):
+        p = float(dist[t])
+        bar = "#" * int(round(BAR_WIDTH * p / top))
+        mark = " <- your bid" if t == best else ""
+        lines.append(f"  {t:>2} | {bar:<{BAR_WIDTH}} {p:6.1%}{mark}")
+    if lo > 0 or hi < len(dist) - 1:
+        never = [f"{x}" if x == y else f"{x}..{y}" for x, y in ((0, lo - 1), (hi + 1, len(dist) - 1)) if x <= y]
+        lines.append(f"     ({' and '.join(never)} tricks: never seen)")
+    lines.append("")
+    lines.append(_method_line(a))
+    return "\n".join(lines)
+
+
+def _method_line(a) -> str:
+    if a.method == "exact":
+        how = f"Exact: round 1 play is forced, all {a.samples:,} deals consistent with what you know were enumerated"
+    else:
+        how = f"Monte Carlo: {a.samples:,} simulated deals per bid, the same deals for every bid (seed {a.seed})"
+        if a.conditioned:
+            how += (f"; conditioned on what the opponents revealed: {a.samples:,} of {a.tried:,} deals accepted "
+                    f"(effective sample size {a.ess:,})")
+    q = a.question
+    if q["earlier_bids"] and not a.conditioned and policy_entry(a.policy).hand_blind:
+        how += (f"; the {a.policy} policy bids without looking at its cards, so the earlier bids say nothing "
+                f"about them")
+    return f"{how}. {a.seconds:.2f} s."
+
+
+TEXT_RENDERERS = {"Summary": render_summary, "RunReport": render_dataset_report,
+                  "TournamentResult": render_tournament, "Advice": render_advice}

@@ -1,0 +1,111 @@
+"""The run plan every batch command iterates: what to simulate, checked once, cut into fixed chunks.
+
+A run is players, one round size and a number of rounds (rounds mode) or a number of whole games
+(games mode), the policies (one canonical name per seat), the hook and the seed. ``make_plan`` checks
+every argument and raises ``ConfigError`` naming the bad one, with the words the CLI uses, so
+``summarize(...)``, ``write_dataset(...)`` and ``wizsim simulate`` refuse the same input the same way.
+
+Chunk k covers units (rounds or games) ``k * chunk_size .. (k + 1) * chunk_size - 1``. Since a round
+depends only on (seed, round index), chunking changes how much is in memory at once, never a result.
+``summarize`` and ``write_dataset`` chunk rounds or games; ``run_tournament`` chunks deals.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from wizsim.config import DEFAULT_ROUNDS, ConfigError, RulesConfig, check_count, check_seed, n_game_rounds
+from wizsim.policies import seat_policies
+
+ROUND_CHUNK = 1 << 20  # rounds per chunk: 4M rows, about 40 MB of Parquet at 4 players
+GAME_CHUNK = 1 << 16  # games per chunk
+DEAL_CHUNK = 512  # tournament deals per chunk (each played once per rotation of the policies)
+
+
+@dataclass(frozen=True)
+class Chunk:
+    index: int
+    start: int  # first unit (round or game index of the run)
+    stop: int  # one past the last
+
+    @property
+    def size(self) -> int:
+        return self.stop - self.start
+
+
+@dataclass(frozen=True)
+class RunPlan:
+    players: int
+    round: int | None  # the round size (rounds mode), None in games mode
+    rounds: int | None  # rounds to simulate (rounds mode)
+    games: int | None  # whole games to simulate (games mode)
+    policies: tuple[str, ...]  # canonical policy name per seat (per player in games mode)
+    hook: bool
+    seed: int
+    chunk_size: int
+
+    @property
+    def mode(self) -> str:
+        return "games" if self.games is not None else "rounds"
+
+    @property
+    def unit(self) -> str:
+        return "game" if self.games is not None else "round"
+
+    @property
+    def n_units(self) -> int:
+        """Rounds (rounds mode) or games (games mode) in the run."""
+        return self.games if self.games is not None else self.rounds
+
+    @property
+    def n_chunks(self) -> int:
+        return (self.n_units + self.chunk_size - 1) // self.chunk_size
+
+    def chunk_range(self, k: int) -> tuple[int, int]:
+        start = k * self.chunk_size
+        return start, min(start + self.chunk_size, self.n_units)
+
+    def chunks(self):
+        """The chunks in order."""
+        for k in range(self.n_chunks):
+            yield Chunk(k, *self.chunk_range(k))
+
+    @property
+    def round_sizes(self) -> list[int]:
+        if self.games is not None:
+            return list(range(1, n_game_rounds(self.players) + 1))
+        return [self.round]
+
+    @property
+    def rounds_per_unit(self) -> int:
+        return len(self.round_sizes)
+
+    @property
+    def card_plays_per_unit(self) -> int:
+        return sum(self.round_sizes) * self.players
+
+
+def make_plan(players: int = 4, *, r: int | None = None, rounds: int | None = None, games: int | None = None,
+              policies="random", hook: bool = False, seed: int | None = 0, chunk_size: int | None = None) -> RunPlan:
+    """Check a run's parameters (``ConfigError`` naming the bad one) and plan its chunks.
+
+    Rounds mode: ``r`` and ``rounds`` (default ``DEFAULT_ROUNDS``); games mode: ``games``. The chunk
+    size defaults to ``ROUND_CHUNK`` rounds or ``GAME_CHUNK`` games.
+    """
+    cfg = RulesConfig(players=players, hook=bool(hook))
+    if games is None and r is None:
+        raise ConfigError("give --round R (r, cards per player) or --games N (games, whole games)")
+    if games is not None and r is not None:
+        raise ConfigError("--round and --games do not go together: a game plays every round size")
+    if games is not None and rounds is not None:
+        raise ConfigError("--rounds and --games do not go together: --games N plays N whole games")
+    if games is not None:
+        games = check_count(games, "games", 1)
+    else:
+        cfg.check_round(r)
+        rounds = check_count(DEFAULT_ROUNDS if rounds is None else rounds, "rounds", 1)
+    names = tuple(seat_policies(policies, players))
+    if chunk_size is None:
+        chunk_size = GAME_CHUNK if games is not None else ROUND_CHUNK
+    chunk_size = check_count(chunk_size, "chunk_size", 1)
+    return RunPlan(players, r, rounds, games, names, cfg.hook, check_seed(seed), chunk_size)

@@ -14,7 +14,7 @@ masks = st.integers(1, 2**64 - 1)
 
 @njit
 def mul_wide(a, b):
-    return K._mul_wide(a, b)
+    return bits.mul_wide(a, b)
 
 
 def kth_lowest(mask, k):
@@ -55,3 +55,9 @@ def test_deal_dice_take_several_draws_from_one_word():
     assert all(0 <= d < 60 - i for i, d in enumerate(draws))
     dice.below(10)
     assert dice.stream.state == (12345 + 2 * R._GAMMA) % 2**64
+
+
+@settings(deadline=None, max_examples=200)
+@given(masks)
+def test_highest_bit_is_the_top_set_bit(mask):
+    assert bits.highest_bit(np.uint64(mask)) == mask.bit_length() - 1

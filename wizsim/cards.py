@@ -312,3 +312,9 @@ def masks_to_cards_matrix(masks: np.ndarray) -> np.ndarray:
     """Vectorised decode: (n,) uint64 masks -> (n, 60) bool membership matrix."""
     bits = np.arange(N_CARDS, dtype=np.uint64)
     return ((np.asarray(masks, dtype=np.uint64)[:, None] >> bits) & np.uint64(1)).astype(bool)
+
+
+def format_masks(masks) -> np.ndarray:
+    """Card text (canonical notation, ascending ids) of each uint64 hand mask, as an object array."""
+    text = np.array([format_card(c) for c in range(N_CARDS)], dtype=object)
+    return np.array([",".join(text[row]) for row in masks_to_cards_matrix(masks)], dtype=object)

@@ -13,7 +13,6 @@ the schema version stamped in the files (a rules version other than this wizsim'
 
 from __future__ import annotations
 
-import json
 import os
 import uuid
 import warnings
@@ -25,9 +24,7 @@ import pyarrow.dataset as ds
 import pyarrow.parquet as pq
 
 from wizsim.io.schema import (
-    KEY_FILE,
     KEY_RULES_VERSION,
-    KEY_RUN,
     KEY_SCHEMA_VERSION,
     RULES_VERSION,
     SCHEMA_VERSION,
@@ -128,20 +125,6 @@ def write_atomic(path: str | os.PathLike, data, *, fsync: bool = True) -> None:
         raise
 
 
-def file_info(path: str | os.PathLike) -> dict:
-    """The wizsim metadata of one data file: versions, the run (JSON decoded) and the file's chunk."""
-    meta = pq.read_schema(path).metadata or {}
-    return _info(meta)
-
-
-def _info(meta: dict) -> dict:
-    out = {k.decode(): v.decode() for k, v in meta.items() if k.startswith(b"wizsim.")}
-    for key in (KEY_RUN, KEY_FILE):
-        if key in meta:
-            out[key.decode()] = json.loads(meta[key])
-    return out
-
-
 def check_versions(meta: dict, where: str) -> None:
     got = meta.get(KEY_SCHEMA_VERSION)
     if got is None:
@@ -175,13 +158,3 @@ def open_dataset(path: str | os.PathLike, table: str = "rounds") -> ds.Dataset:
     if first is not None:
         check_versions(first.physical_schema.metadata or {}, first.path)
     return dataset
-
-
-def read_table(path: str | os.PathLike, table: str = "rounds", columns=None, filter=None) -> pa.Table:
-    """Read (a filtered part of) one table; only the partitions the filter allows are opened."""
-    dataset = open_dataset(path, table)
-    if columns is not None:
-        unknown = sorted(set(columns) - set(dataset.schema.names))
-        if unknown:
-            raise DatasetError(f"unknown columns {unknown}: {table} has {', '.join(dataset.schema.names)}")
-    return dataset.to_table(columns=columns, filter=filter)

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import json
 
-from wizsim.cards import N_CARDS, format_cards, format_trump
+from wizsim.cards import format_cards, format_trump, mask_to_cards
 
 
 def _hand_text(mask: int) -> str:
-    return format_cards([c for c in range(N_CARDS) if int(mask) >> c & 1])
+    return format_cards(mask_to_cards(mask))
 
 
 def transcript(players, r, hook, seed, index, hands, turn_up, trump, bids, tricks, scores,

@@ -216,5 +216,23 @@ def tournament(players, policies, games, seed, hook, threads, as_json):
     echo(result, as_json)
 
 
+
+@main.command(epilog=EXIT_HELP)
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address to listen on (the default answers this machine only).")
+@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True,
+              help="Port to listen on (0: any free one; the URL printed names it).")
+@bad_input_is_usage_error
+def serve(host, port):
+    """Serve the advisor as a web page and a JSON API (POST /api/advise; needs pip install 'wizsim[web]')."""
+    from wizsim.web import missing_web_extra
+
+    hint = missing_web_extra()
+    if hint:
+        raise click.ClickException(hint)
+    from wizsim.web.server import serve as run
+
+    run(host, port, say=click.echo)
+
 if __name__ == "__main__":
     main()

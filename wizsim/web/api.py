@@ -1,0 +1,153 @@
+"""The JSON API's contract: a request is the CLI options by name, the answer the CLI's ``--json`` object.
+
+``answer(fields)`` makes the same library call as ``wizsim advise`` (bid advice, or play advice when
+``bids`` holds every player's bid: CONTRACT.md's rule) and returns ``Advice.to_dict()`` plus one extra
+key, ``p_tricks`` (bid advice: row b is the distribution of tricks when bidding b, the page's bar
+charts). Every check of the question is the library's, so a bad request gets the library's one-line
+message; this module adds only the server's own bounds, which keep one request from holding the
+machine: at most ``MAX_SAMPLES`` deals and ``MAX_CARD_PLAYS`` simulated card plays per request
+(about 6 s on two cores; the default precision stops at the advisor's own, smaller cap).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from wizsim.config import RulesConfig
+
+MAX_SAMPLES = 200_000
+MAX_CARD_PLAYS = 48_000_000
+MAX_BODY_BYTES = 16 * 1024
+MAX_TEXT = 200  # characters of a card list: 20 cards are at most 79
+
+# What each field holds, for the one-line message of a value of the wrong JSON type.
+EXPECTED = {
+    "hand": "text like \"W,AS,3H\"",
+    "trump": "text: S, H, D, C or none",
+    "seat": "a whole number",
+    "players": "a whole number",
+    "bids": "text like \"1,0\" or a list of whole numbers",
+    "played": "text like \"5H,AH,2S,9C/KD\"",
+    "hook": "true or false",
+    "trump_card": "text like \"7D\"",
+    "samples": "a whole number",
+    "seed": "a whole number",
+    "policy": "a policy name",
+    "play": "a policy name",
+}
+
+
+class RequestError(ValueError):
+    """A request the server refuses; ``status`` is its HTTP status (a 4xx)."""
+
+    def __init__(self, message: str, status: int = 422):
+        super().__init__(message)
+        self.status = status
+
+
+class AdviseRequest(BaseModel):
+    """``POST /api/advise``: the options of ``wizsim advise``, by the same names (``--trump-card`` is
+    ``trump_card``). Fields left out take the CLI's defaults. With ``bids`` holding every player's
+    bid (exactly ``players`` of them) the answer is play advice, else bid advice."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, json_schema_extra={
+        "examples": [{"hand": "W,AS,3H", "trump": "S", "seat": 2, "seed": 7}]})
+
+    hand: str = Field(max_length=MAX_TEXT, description="Your cards (bid advice) or the cards you still hold "
+                      "(play advice), e.g. \"W,AS,3H\"; W Wizard, J Jester, JS the Jack of spades.")
+    trump: str | None = Field(None, max_length=10, description="S, H, D, C or none (implied by trump_card).")
+    seat: int = Field(description="Your seat: 1 bids first and leads trick one, the last seat deals.")
+    players: int | None = Field(None, description="Players at the table, 3..6 (default 4).")
+    bids: str | list[int] | None = Field(None, max_length=MAX_TEXT, description="Seat-1 earlier bids "
+                                         "(bid advice) or every player's bid, seat 1 first (play advice).")
+    played: str | None = Field(None, max_length=4 * MAX_TEXT, description="Play advice: the cards played "
+                               "so far this round, in order of play; '/' between tricks is optional.")
+    hook: bool | None = Field(None, description="Hook variant: the bids may not add up to the round size.")
+    trump_card: str | None = Field(None, max_length=10, description="The turned-up card, when known.")
+    samples: int | None = Field(None, description=f"Deals to simulate, 1..{MAX_SAMPLES:,} (default: until the "
+                                "best answer is clear).")
+    seed: int | None = Field(None, description="Seed, for a reproducible answer (0..2**63-1).")
+    policy: str | None = Field(None, max_length=100, description="The opponents' policy (default heuristic).")
+    play: str | None = Field(None, max_length=100, description="The policy playing your later cards.")
+
+
+def validation_message(errors: list[dict], body: Any = None) -> tuple[int, str]:
+    """(status, one line) for FastAPI's request validation errors (``body``: the parsed request, when
+    it was JSON): 400 when the body is not a JSON object, 422 for a field that is missing, unknown,
+    too long or of the wrong JSON type."""
+    err = errors[0]
+    kind, loc = err.get("type", ""), [str(x) for x in err.get("loc", ()) if x != "body"]
+    if kind == "json_invalid":
+        reason = err.get("ctx", {}).get("error", "not JSON")
+        where = f" at character {loc[0]}" if loc else ""
+        return 400, f"the request body is not valid JSON: {reason.lower()}{where}"
+    if not loc and isinstance(err.get("input"), bytes):  # FastAPI parses JSON only when it is declared
+        return 400, "the request body must be JSON, sent with the header Content-Type: application/json"
+    if not loc:
+        if kind == "missing":
+            return 400, "the request needs a JSON object body, like {\"hand\": \"W,AS,3H\", \"trump\": \"S\", \"seat\": 2}"
+        return 400, f"the request body must be a JSON object, got {_show(err.get('input'))}"
+    field = loc[0]
+    if kind == "missing":
+        return 422, f"{field} is required"
+    if kind == "extra_forbidden":
+        return 422, f"unknown field {field!r}: the fields are {', '.join(AdviseRequest.model_fields)}"
+    if kind.endswith("_too_long"):
+        return 422, f"{field} is too long: {err.get('msg', '').lower()}"
+    if field in EXPECTED:
+        value = body[field] if isinstance(body, dict) and field in body else err.get("input")
+        return 422, f"{field} must be {EXPECTED[field]}, got {_show(value)}"
+    return 422, f"{'.'.join(loc)}: {err.get('msg', 'invalid')}"
+
+
+def _show(value: Any) -> str:
+    try:
+        text = json.dumps(value)
+    except (TypeError, ValueError):
+        text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _round_size(fields: dict) -> int | None:
+    """Cards per player this round as far as the text tells (None when the library will refuse it)."""
+    from wizsim.cards import CardError, parse_cards
+
+    try:
+        return len(parse_cards(fields["hand"]))
+    except (CardError, KeyError, TypeError):
+        return None
+
+
+def check_bounds(fields: dict) -> None:
+    """The server's own limits on the work of one request (the question itself is the library's)."""
+    samples = fields.get("samples")
+    if samples is None or isinstance(samples, bool) or not isinstance(samples, int) or samples < 1:
+        return  # the library names a bad value
+    if samples > MAX_SAMPLES:
+        raise RequestError(f"samples must be 1..{MAX_SAMPLES:,} on this server, got {samples:,}")
+    r = _round_size(fields)
+    players = fields.get("players") or RulesConfig().players
+    if r and isinstance(players, int) and players > 0:
+        limit = max(1, MAX_CARD_PLAYS // ((r + 1) * r * players))
+        if samples > limit:
+            raise RequestError(f"samples must be 1..{limit:,} for a {r}-card hand at {players} players on this "
+                               f"server (at most {MAX_CARD_PLAYS:,} simulated card plays a request), got {samples:,}")
+
+
+def answer(fields: dict) -> dict:
+    """The answer to one request (``fields``: the request's fields that were given). Raises
+    ``RequestError`` for the server's bounds and ``ValueError`` (the library's) for a bad question."""
+    import wizsim
+
+    check_bounds(fields)
+    kwargs = {k: v for k, v in fields.items() if v is not None}
+    hand, trump, seat = kwargs.pop("hand"), kwargs.pop("trump", None), kwargs.pop("seat")
+    for name in ("played", "play"):
+        if name in kwargs:
+            raise RequestError(f"{name}: play advice is not in this wizsim yet; bid advice takes hand, trump, seat, "
+                               f"players, bids, hook, trump_card, samples, seed and policy")
+    advice = wizsim.advise(hand, trump, seat, **kwargs)
+    return {**advice.to_dict(), "p_tricks": advice.p_tricks.tolist()}

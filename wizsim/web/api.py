@@ -137,17 +137,37 @@ def check_bounds(fields: dict) -> None:
                                f"server (at most {MAX_CARD_PLAYS:,} simulated card plays a request), got {samples:,}")
 
 
+def is_play_question(fields: dict) -> bool:
+    """CONTRACT.md's rule: ``bids`` holding every player's bid (exactly ``players``) asks for play advice."""
+    from wizsim.advisor.question import parse_bids
+
+    bids = parse_bids(fields.get("bids"))
+    players = fields.get("players") or RulesConfig().players
+    return bids is not None and len(bids) == players
+
+
 def answer(fields: dict) -> dict:
     """The answer to one request (``fields``: the request's fields that were given). Raises
     ``RequestError`` for the server's bounds and ``ValueError`` (the library's) for a bad question."""
+    import inspect
+
     import wizsim
 
     check_bounds(fields)
     kwargs = {k: v for k, v in fields.items() if v is not None}
     hand, trump, seat = kwargs.pop("hand"), kwargs.pop("trump", None), kwargs.pop("seat")
-    for name in ("played", "play"):
-        if name in kwargs:
-            raise RequestError(f"{name}: play advice is not in this wizsim yet; bid advice takes hand, trump, seat, "
-                               f"players, bids, hook, trump_card, samples, seed and policy")
+    if is_play_question(fields):
+        advise_play = getattr(wizsim, "advise_play", None)
+        if advise_play is None:
+            raise RequestError("play advice (bids from every player) is not in this wizsim yet: give the bids of "
+                               "the seats before yours for bid advice")
+        advice = advise_play(hand, trump, seat, **kwargs)
+        return advice.to_dict()
+    accepted = inspect.signature(wizsim.advise).parameters
+    for name in kwargs:
+        if name not in accepted:
+            what = ("the cards played are for play advice, once every player has bid (bids with one entry per "
+                    "player)") if name == "played" else "bid advice in this wizsim has no such option"
+            raise RequestError(f"{name}: {what}")
     advice = wizsim.advise(hand, trump, seat, **kwargs)
     return {**advice.to_dict(), "p_tricks": advice.p_tricks.tolist()}

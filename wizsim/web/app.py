@@ -18,6 +18,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
+from fastapi_offline import FastAPIOffline  # /docs with Swagger's files shipped in a package, not from a CDN
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from wizsim.web.api import MAX_BODY_BYTES, AdviseRequest, RequestError, answer, validation_message
@@ -85,8 +86,6 @@ class BoundedBody:
 def create_app(workers: int = 1) -> FastAPI:
     """The application; ``workers``: answers computed at once (more queue, up to ``QUEUE_WAIT_S``)."""
     from wizsim import __version__
-
-    from fastapi_offline import FastAPIOffline  # /docs with its script shipped, not from a CDN
 
     app = FastAPIOffline(title="wizsim", version=__version__, redoc_url=None,
                   description="The Wizard bid and play advisor of `wizsim advise`, over HTTP. A request takes the "

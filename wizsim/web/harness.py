@@ -69,6 +69,7 @@ def chromium(width: int = 1280, height: int = 900):
 
     options = webdriver.ChromeOptions()
     options.binary_location = CHROMIUM
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
                 "--no-first-run", "--disable-extensions", "--disable-background-networking",
                 "--force-device-scale-factor=1", f"--window-size={width},{height}"):

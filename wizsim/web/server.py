@@ -70,11 +70,15 @@ def serve(host: str, port: int, say: Callable[[str], None] = print) -> None:
     """Bind ``host:port`` (``ServeError`` when it cannot), warm up, and serve until interrupted."""
     import uvicorn
 
+    from wizsim._jit import needs_compile
+    from wizsim.sim.candidates import candidate_rounds_kernel, choice_frequencies
     from wizsim.web.app import create_app
 
     sock = bind(host, port)
     url = url_of(sock)
-    say(f"wizsim serve: warming the kernels (a first run on this machine compiles them: 10-30 s) for {url}")
+    first = needs_compile(candidate_rounds_kernel, choice_frequencies)
+    say(f"wizsim serve: warming the kernels for {url}"
+        + (" (a first run on this machine compiles them: 10-30 s)" if first else ""))
     seconds = warm()
     workers = answer_workers()
     app = create_app(workers=workers)

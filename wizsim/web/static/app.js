@@ -295,6 +295,7 @@ async function ask() {
     $("error").hidden = true;
     $("empty").hidden = true;
     if (body.phase === "play" || "best_card" in body) showPlay(body); else showBid(body);
+    if (window.matchMedia("(max-width: 899px)").matches) $("answer").scrollIntoView({ block: "start" });
     say(`answered in ${((performance.now() - started) / 1000).toFixed(2)} s`);
   } catch (e) {
     showError(`no answer from the server (${e.message})`);

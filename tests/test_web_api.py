@@ -1,0 +1,242 @@
+"""``POST /api/advise`` through the framework's test client: the answer is the library's
+``Advice.to_dict()`` (plus ``p_tricks``), every bad input is a 4xx with one line naming the problem
+(the CLI's own message where the library writes it), the server's bounds hold, and the page ships
+every asset itself."""
+
+import json
+import os
+import re
+import sys
+from importlib.resources import files
+
+import pytest
+from click.testing import CliRunner
+
+if os.environ.get("CI") != "true":  # in CI the test extra installs the web stack: a missing one fails
+    pytest.importorskip("fastapi")
+    pytest.importorskip("httpx")
+
+import wizsim
+from wizsim.cli import main
+from wizsim.web.api import MAX_BODY_BYTES, MAX_CARD_PLAYS, MAX_SAMPLES
+from wizsim.web.app import create_app
+
+EXAMPLE = {"hand": "W,AS,3H", "trump": "S", "seat": 2}
+FIFTEEN = ",".join(f"{r}H" for r in "23456789TJQKA") + ",AS,KS"
+
+
+@pytest.fixture(scope="module")
+def client():
+    from fastapi.testclient import TestClient
+
+    with TestClient(create_app(workers=2), raise_server_exceptions=False) as c:
+        yield c
+
+
+def post(client, body, **kwargs):
+    if isinstance(body, (str, bytes)):
+        kwargs.setdefault("headers", {"content-type": "application/json"})
+        return client.post("/api/advise", content=body, **kwargs)
+    return client.post("/api/advise", json=body, **kwargs)
+
+
+def test_bid_answer_is_the_librarys_to_dict_plus_p_tricks(client):
+    res = post(client, {**EXAMPLE, "seed": 7})
+    assert res.status_code == 200, res.text
+    advice = wizsim.advise("W,AS,3H", "S", 2, seed=7)
+    assert res.json() == {**advice.to_dict(), "p_tricks": advice.p_tricks.tolist()}
+    assert list(res.json())[: len(advice.to_dict())] == list(advice.to_dict())  # the CLI's keys, in its order
+
+
+def test_every_option_reaches_the_library(client):
+    body = {"hand": "KS,9H,2C,J", "trump_card": "7D", "seat": 4, "players": 4, "bids": [1, 0, 2], "hook": True,
+            "samples": 300, "seed": 3, "policy": "random"}
+    res = post(client, body)
+    assert res.status_code == 200, res.text
+    advice = wizsim.advise("KS,9H,2C,J", None, 4, 4, bids=[1, 0, 2], hook=True, trump_card="7D", samples=300, seed=3,
+                           policy="random")
+    assert res.json() == {**advice.to_dict(), "p_tricks": advice.p_tricks.tolist()}
+    assert res.json()["table"][1]["allowed"] is False  # the hook forbids 4 - 3 = 1
+    text_bids = post(client, {**body, "bids": "1,0,2"})
+    assert text_bids.json() == res.json()
+
+
+def test_round_one_is_exact(client):
+    res = post(client, {"hand": "AS", "trump": "S", "seat": 1})
+    assert res.status_code == 200
+    assert res.json()["method"] == "exact"
+    assert res.json() == {**(a := wizsim.advise("AS", "S", 1)).to_dict(), "p_tricks": a.p_tricks.tolist()}
+
+
+BAD = [
+    ({**EXAMPLE, "hand": "W,XS,3H"}, 422, "unknown card 'XS'"),
+    ({**EXAMPLE, "hand": "AS,AS"}, 422, "duplicate card 'AS'"),
+    ({**EXAMPLE, "hand": "1S,3H"}, 422, "'1S' is not a rank"),
+    ({**EXAMPLE, "hand": ""}, 422, "the hand is empty"),
+    ({**EXAMPLE, "hand": ",".join(f"{r}{s}" for s in "SH" for r in "23456789TJQKA")}, 422, "too many for 4 players"),
+    ({**EXAMPLE, "seat": 5}, 422, "seat must be 1..4"),
+    ({**EXAMPLE, "seat": 0}, 422, "seat must be 1..4"),
+    ({**EXAMPLE, "players": 7}, 422, "players must be 3..6, got 7"),
+    ({**EXAMPLE, "players": 2}, 422, "players must be 3..6, got 2"),
+    ({**EXAMPLE, "bids": "1,0"}, 422, "seat 2 hears 1 earlier bid"),
+    ({**EXAMPLE, "bids": [1, 0, 2]}, 422, "seat 2 hears 1 earlier bid"),
+    ({**EXAMPLE, "bids": "4"}, 422, "bids are 0..3"),
+    ({**EXAMPLE, "bids": "x"}, 422, "not a whole number"),
+    ({**EXAMPLE, "trump_card": "AS"}, 422, "also in the hand"),
+    ({**EXAMPLE, "trump_card": "7H"}, 422, "makes trump H, not S"),
+    ({**EXAMPLE, "trump": "X"}, 422, "unknown trump 'X'"),
+    ({"hand": "W,AS,3H", "seat": 2}, 422, "give the trump"),
+    ({**EXAMPLE, "samples": 0}, 422, "samples must be a whole number 1 or more"),
+    ({**EXAMPLE, "samples": MAX_SAMPLES + 1}, 422, f"samples must be 1..{MAX_SAMPLES:,} on this server"),
+    ({"hand": FIFTEEN, "trump": "S", "seat": 2, "samples": MAX_CARD_PLAYS // (16 * 15 * 4) + 1}, 422,
+     f"samples must be 1..{MAX_CARD_PLAYS // (16 * 15 * 4):,} for a 15-card hand at 4 players"),
+    ({**EXAMPLE, "seed": -3}, 422, "seed must be an integer 0..2**63-1"),
+    ({**EXAMPLE, "policy": "clever"}, 422, "unknown policy 'clever'"),
+    ({"hand": "W,AS,3H", "trump": "S", "seat": 4, "hook": True}, 422, "needs the earlier bids"),
+    # wrong JSON types: named, never coerced
+    ({**EXAMPLE, "seat": "2"}, 422, "seat must be a whole number, got \"2\""),
+    ({**EXAMPLE, "seat": 2.0}, 422, "seat must be a whole number, got 2.0"),
+    ({**EXAMPLE, "seat": True}, 422, "seat must be a whole number, got true"),
+    ({**EXAMPLE, "hand": ["W", "AS"]}, 422, "hand must be text like"),
+    ({**EXAMPLE, "hook": "yes"}, 422, "hook must be true or false, got \"yes\""),
+    ({**EXAMPLE, "bids": [1.5]}, 422, "bids must be text like \"1,0\" or a list of whole numbers, got [1.5]"),
+    ({**EXAMPLE, "samples": "many"}, 422, "samples must be a whole number"),
+    ({"trump": "S", "seat": 2}, 422, "hand is required"),
+    ({**EXAMPLE, "colour": "red"}, 422, "unknown field 'colour'"),
+    ({**EXAMPLE, "hand": "AS," * 100}, 422, "hand is too long"),
+    ('{"hand": "W,AS', 400, "not valid JSON"),
+    ("[1, 2]", 400, "must be a JSON object, got [1, 2]"),
+    ("\"W,AS,3H\"", 400, "must be a JSON object"),
+    ("", 400, "needs a JSON object body"),
+]
+
+
+@pytest.mark.parametrize("body,status,needle", BAD, ids=[f"{i}-{b[2][:30]}" for i, b in enumerate(BAD)])
+def test_bad_input_is_a_4xx_with_one_line(client, body, status, needle):
+    res = post(client, body)
+    assert res.status_code == status, res.text
+    detail = res.json()["detail"]
+    assert isinstance(detail, str) and "\n" not in detail and "Traceback" not in detail
+    assert needle in detail, detail
+
+
+def test_body_too_large_is_413(client):
+    big = json.dumps({**EXAMPLE, "policy": "x" * MAX_BODY_BYTES})
+    res = post(client, big)
+    assert res.status_code == 413
+    assert res.json() == {"detail": f"the request body is larger than {MAX_BODY_BYTES:,} bytes"}
+    chunked = client.post("/api/advise", content=iter([big[:9000].encode(), big[9000:].encode()]),
+                          headers={"content-type": "application/json"})
+    assert chunked.status_code == 413
+
+
+def test_not_sent_as_json_says_so(client):
+    res = client.post("/api/advise", content=json.dumps(EXAMPLE), headers={"content-type": "text/plain"})
+    assert res.status_code == 400
+    assert "Content-Type: application/json" in res.json()["detail"]
+
+
+# Where the library writes the message, the API's is the CLI's: the same text after the CLI's
+# "Error: " (and, for the hand, after click's "Invalid value for '--hand': " / the API's "hand: ").
+PARITY = [
+    (["--hand", "W,XS,3H", "--trump", "S", "--seat", "2"], {**EXAMPLE, "hand": "W,XS,3H"}),
+    (["--hand", "AS,AS", "--trump", "S", "--seat", "2"], {**EXAMPLE, "hand": "AS,AS"}),
+    (["--hand", "W,AS,3H", "--trump", "S", "--seat", "5"], {**EXAMPLE, "seat": 5}),
+    (["--hand", "W,AS,3H", "--trump", "S", "--seat", "2", "--bids", "1,0"], {**EXAMPLE, "bids": "1,0"}),
+    (["--hand", "W,AS,3H", "--trump", "S", "--seat", "2", "--bids", "4"], {**EXAMPLE, "bids": [4]}),
+    (["--hand", "W,AS,3H", "--trump", "S", "--seat", "2", "--trump-card", "7H"], {**EXAMPLE, "trump_card": "7H"}),
+    (["--hand", "W,AS,3H", "--seat", "2"], {"hand": "W,AS,3H", "seat": 2}),
+    (["--hand", "W,AS,3H", "--trump", "S", "--seat", "4", "--hook"], {**EXAMPLE, "seat": 4, "hook": True}),
+    (["--hand", "W,AS,3H", "--trump", "S", "--seat", "2", "--policy", "clever"], {**EXAMPLE, "policy": "clever"}),
+]
+
+
+def _core(message: str) -> str:
+    return re.sub(r"^(Invalid value for '--[a-z-]+': |hand: )", "", message)
+
+
+@pytest.mark.parametrize("args,body", PARITY)
+def test_same_message_as_the_cli(client, args, body):
+    cli = CliRunner().invoke(main, ["advise", *args])
+    assert cli.exit_code == 2
+    cli_line = cli.output.strip().splitlines()[-1].removeprefix("Error: ")
+    res = post(client, body)
+    assert res.status_code == 422
+    assert _core(res.json()["detail"]) == _core(cli_line)
+
+
+def test_health(client):
+    res = client.get("/api/health")
+    assert res.status_code == 200
+    assert res.json()["status"] == "ok" and res.json()["version"] == wizsim.__version__
+
+
+def test_unknown_path_is_a_json_404(client):
+    res = client.get("/api/nothing")
+    assert res.status_code == 404 and res.json() == {"detail": "Not Found"}
+
+
+def test_page_and_assets_ship_in_the_package_and_load_nothing_else(client):
+    page = client.get("/")
+    assert page.status_code == 200 and "text/html" in page.headers["content-type"]
+    assert page.headers["content-security-policy"].startswith("default-src 'self'")
+    static = files("wizsim.web") / "static"
+    names = sorted(p.name for p in static.iterdir())
+    assert {"index.html", "app.js", "app.css"} <= set(names)
+    for name in names:
+        text = (static / name).read_text(encoding="utf-8")
+        assert client.get(f"/static/{name}").status_code == 200
+        # the one absolute URL allowed is the SVG namespace, which is a name, not a fetch
+        urls = set(re.findall(r"(?:https?:)?//[a-z0-9.-]+\.[a-z]{2,}[^\s\"')]*", text)) - {"http://www.w3.org/2000/svg"}
+        assert not urls, f"{name} refers to {urls}"
+    for ref in re.findall(r'(?:src|href)="([^"]+)"', page.text):
+        assert ref.startswith(("/static/", "/docs", "data:")), ref
+
+
+def test_openapi_docs_are_served_offline(client):
+    docs = client.get("/docs")
+    assert docs.status_code == 200
+    assert "cdn" not in docs.text.lower()
+    for ref in re.findall(r"""['"](/static-offline-docs/[^'"]+)['"]""", docs.text):
+        assert client.get(ref).status_code == 200
+    schema = client.get("/openapi.json").json()
+    assert set(schema["components"]["schemas"]["AdviseRequest"]["properties"]) == {
+        "hand", "trump", "seat", "players", "bids", "played", "hook", "trump_card", "samples", "seed", "policy", "play"}
+
+
+def test_serve_without_the_web_extra_says_how_to_install_it(monkeypatch):
+    monkeypatch.setitem(sys.modules, "uvicorn", None)
+    result = CliRunner().invoke(main, ["serve", "--port", "0"])
+    assert result.exit_code == 1
+    assert result.output.strip().splitlines() == [
+        "Error: wizsim serve needs the web extra: pip install 'wizsim[web]' (uvicorn not installed)"]
+
+
+def test_serve_on_a_taken_port_is_a_one_line_error():
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen(1)
+        port = taken.getsockname()[1]
+        result = CliRunner().invoke(main, ["serve", "--port", str(port)])
+    assert result.exit_code == 2
+    assert f"Error: cannot listen on 127.0.0.1:{port}" in result.output and "Traceback" not in result.output
+
+
+def test_played_without_every_bid_is_refused(client):
+    res = post(client, {**EXAMPLE, "played": "5H"})
+    assert res.status_code == 422
+    assert res.json()["detail"].startswith("played: the cards played are for play advice")
+
+
+def test_every_players_bid_asks_for_play_advice(client):
+    body = {"hand": "AS,KH", "trump": "S", "seat": 2, "bids": "1,0,1,0", "played": "5H", "samples": 200, "seed": 1}
+    res = post(client, body)
+    if not hasattr(wizsim, "advise_play"):
+        assert res.status_code == 422 and "play advice" in res.json()["detail"]
+        return
+    assert res.status_code == 200, res.text
+    want = wizsim.advise_play("AS,KH", "S", 2, bids="1,0,1,0", played="5H", samples=200, seed=1)
+    assert res.json() == want.to_dict()
+    assert res.json()["phase"] == "play"

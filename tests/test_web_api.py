@@ -18,6 +18,7 @@ if os.environ.get("CI") != "true":  # in CI the test extra installs the web stac
 
 import wizsim
 from wizsim.cli import main
+from wizsim.config import MAX_SEED
 from wizsim.web.api import MAX_BODY_BYTES, MAX_CARD_PLAYS, MAX_SAMPLES
 from wizsim.web.app import create_app
 
@@ -86,11 +87,12 @@ BAD = [
     ({**EXAMPLE, "trump_card": "7H"}, 422, "makes trump H, not S"),
     ({**EXAMPLE, "trump": "X"}, 422, "unknown trump 'X'"),
     ({"hand": "W,AS,3H", "seat": 2}, 422, "give the trump"),
-    ({**EXAMPLE, "samples": 0}, 422, "samples must be a whole number 1 or more"),
-    ({**EXAMPLE, "samples": MAX_SAMPLES + 1}, 422, f"samples must be 1..{MAX_SAMPLES:,} on this server"),
+    ({**EXAMPLE, "samples": 0}, 422, "samples must be 1 or more, got 0"),
+    ({**EXAMPLE, "samples": MAX_SAMPLES + 1}, 422, f"samples on this server must be 1..{MAX_SAMPLES}, got"),
     ({"hand": FIFTEEN, "trump": "S", "seat": 2, "samples": MAX_CARD_PLAYS // (16 * 15 * 4) + 1}, 422,
-     f"samples must be 1..{MAX_CARD_PLAYS // (16 * 15 * 4):,} for a 15-card hand at 4 players"),
-    ({**EXAMPLE, "seed": -3}, 422, "seed must be an integer 0..2**63-1"),
+     f"samples for a 15-card hand at 4 players on this server (at most {MAX_CARD_PLAYS:,} simulated card plays "
+     f"a request) must be 1..{MAX_CARD_PLAYS // (16 * 15 * 4)}, got"),
+    ({**EXAMPLE, "seed": -3}, 422, f"seed must be 0..{MAX_SEED}, got -3"),
     ({**EXAMPLE, "policy": "clever"}, 422, "unknown policy 'clever'"),
     ({"hand": "W,AS,3H", "trump": "S", "seat": 4, "hook": True}, 422, "needs the earlier bids"),
     # wrong JSON types: named, never coerced

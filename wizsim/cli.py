@@ -25,6 +25,7 @@ from wizsim.config import (
 )
 from wizsim.policies import DEFAULT_POLICY
 from wizsim.sim.plan import GAME_CHUNK, ROUND_CHUNK
+from wizsim.web import DEFAULT_HOST, DEFAULT_PORT
 
 EXIT_HELP = "\b\nExit status: 0 success, 2 bad input, 1 unexpected failure."
 
@@ -216,11 +217,10 @@ def tournament(players, policies, games, seed, hook, threads, as_json):
     echo(result, as_json)
 
 
-
 @main.command(epilog=EXIT_HELP)
-@click.option("--host", default="127.0.0.1", show_default=True,
+@click.option("--host", default=DEFAULT_HOST, show_default=True,
               help="Address to listen on (the default answers this machine only).")
-@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True,
+@click.option("--port", type=click.IntRange(0, 65535), default=DEFAULT_PORT, show_default=True,
               help="Port to listen on (0: any free one; the URL printed names it).")
 @bad_input_is_usage_error
 def serve(host, port):
@@ -233,6 +233,7 @@ def serve(host, port):
     from wizsim.web.server import serve as run
 
     run(host, port, say=click.echo)
+
 
 if __name__ == "__main__":
     main()

@@ -8,6 +8,8 @@ needs (no CDN). Nothing here imports the CLI.
 
 from __future__ import annotations
 
+DEFAULT_HOST = "127.0.0.1"  # this machine only: a phone on the network needs --host 0.0.0.0
+DEFAULT_PORT = 8000
 WEB_EXTRA_HINT = "wizsim serve needs the web extra: pip install 'wizsim[web]'"
 
 

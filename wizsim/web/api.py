@@ -16,7 +16,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from wizsim.config import RulesConfig
+from wizsim.config import DEFAULT_PLAYERS, check_count
 
 MAX_SAMPLES = 200_000
 MAX_CARD_PLAYS = 48_000_000
@@ -126,15 +126,13 @@ def check_bounds(fields: dict) -> None:
     samples = fields.get("samples")
     if samples is None or isinstance(samples, bool) or not isinstance(samples, int) or samples < 1:
         return  # the library names a bad value
-    if samples > MAX_SAMPLES:
-        raise RequestError(f"samples must be 1..{MAX_SAMPLES:,} on this server, got {samples:,}")
+    check_count(samples, "samples on this server", 1, MAX_SAMPLES, error=RequestError)
     r = _round_size(fields)
-    players = fields.get("players") or RulesConfig().players
+    players = fields.get("players") or DEFAULT_PLAYERS
     if r and isinstance(players, int) and players > 0:
         limit = max(1, MAX_CARD_PLAYS // ((r + 1) * r * players))
-        if samples > limit:
-            raise RequestError(f"samples must be 1..{limit:,} for a {r}-card hand at {players} players on this "
-                               f"server (at most {MAX_CARD_PLAYS:,} simulated card plays a request), got {samples:,}")
+        check_count(samples, f"samples for a {r}-card hand at {players} players on this server (at most "
+                    f"{MAX_CARD_PLAYS:,} simulated card plays a request)", 1, limit, error=RequestError)
 
 
 def is_play_question(fields: dict) -> bool:
@@ -142,7 +140,7 @@ def is_play_question(fields: dict) -> bool:
     from wizsim.advisor.question import parse_bids
 
     bids = parse_bids(fields.get("bids"))
-    players = fields.get("players") or RulesConfig().players
+    players = fields.get("players") or DEFAULT_PLAYERS
     return bids is not None and len(bids) == players
 
 

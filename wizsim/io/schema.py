@@ -7,7 +7,7 @@ A dataset folder holds two tables, each hive-partitioned by ``players`` and ``ro
 
 ``ROUNDS`` and ``TRICKS`` are the full logical tables. The partition columns (``PARTITION_COLUMNS``)
 live in the folder names (``rounds/players=4/round=15/part-000000.parquet``), not inside the files;
-``file_schema`` gives what a data file holds. Card ids, seats and trump codes follow RULES.md:
+``file_schema`` gives what a data file holds. Card ids, seats and trump codes follow docs/rules.md:
 seats are 1-based (seat 1 bids first and leads trick one, seat ``players`` deals).
 
 Bump ``SCHEMA_VERSION`` on any column change; ``RULES_VERSION`` (wizsim.config) when the simulated
@@ -66,7 +66,7 @@ ROUNDS = pa.schema(
                "passes left each round. Null in rounds mode.", nullable=True),
         _field("policy", _POLICY, "Name of the policy that played this seat."),
         _field("hand", pa.uint64(), "The seat's hand as dealt: a bit mask, bit `id` set for each card id held "
-               "(RULES.md: 2S=0 .. AC=51, Wizards 52..55, Jesters 56..59)."),
+               "(docs/rules.md: 2S=0 .. AC=51, Wizards 52..55, Jesters 56..59)."),
         _field("n_wizards", pa.int8(), "Wizards in the hand, 0..4."),
         _field("n_jesters", pa.int8(), "Jesters in the hand, 0..4."),
         _field("n_trumps", pa.int8(), "Suited cards of the trump suit in the hand (Wizards not counted); 0 when "

@@ -1,16 +1,60 @@
-"""Load a wizsim dataset into pandas, reading only the partitions and rows the filters allow."""
+"""Load a wizsim dataset into pandas, reading only the partitions and rows the filters allow.
+
+Arguments are checked like the command line's: a bad path, column or filter is a ``DatasetError``
+(a ``ValueError``; ``TypeError`` too for the wrong kind of value) naming it. A dataset whose run is
+not complete (its ``_wizsim_run.json`` says running or interrupted) or whose files come from more
+than one run is read, with a ``DatasetWarning`` saying so.
+"""
 
 from __future__ import annotations
 
+import json
 import os
+import warnings
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pyarrow.dataset as ds
 
-from wizsim.cards import format_masks
+from wizsim.cards import format_masks, shorten
+from wizsim.dataset.run import MANIFEST
 from wizsim.io.parquet import DatasetError, open_dataset
+from wizsim.io.schema import KEY_RUN
+
+
+class DatasetWarning(UserWarning):
+    """A dataset that reads but may not be what the user thinks: an unfinished run, mixed runs."""
+
+
+class DatasetTypeError(DatasetError, TypeError):
+    """An argument of the wrong kind (a path that is a number, a filter value that is a list of lists)."""
+
+
+def _filter_values(schema, name: str, value) -> list:
+    """The values of filter ``name`` checked against the column's type (a whole number for an integer
+    column, text for a text column), else an error naming the filter."""
+    many = isinstance(value, (list, tuple, set, frozenset, np.ndarray))
+    values = list(value) if many else [value]
+    if value is None or any(v is None for v in values):
+        raise DatasetError(f"{name}=None matches no row: give a value or a list of values, or leave {name} out")
+    column = schema.field(name).type
+    want = column.value_type if pa.types.is_dictionary(column) else column
+    for v in values:
+        whole = isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_))
+        if pa.types.is_integer(want) and not whole or pa.types.is_string(want) and not isinstance(v, str) or \
+                not (pa.types.is_integer(want) or pa.types.is_string(want)):
+            kind = "whole numbers" if pa.types.is_integer(want) else "text" if pa.types.is_string(want) else None
+            if kind is None:
+                raise DatasetError(f"cannot filter on {name!r}: its values are {want}, not single values")
+            raise DatasetTypeError(f"{name} filter: {shorten(repr(v), 40)} is not {kind} ({name} is {want})")
+    try:
+        pa.array(values).cast(want)
+    except (pa.ArrowException, OverflowError) as err:
+        raise DatasetError(f"{name} filter: {shorten(repr(value), 60)} does not fit {name} ({want}): "
+                           f"{str(err).splitlines()[0][:80]}") from None
+    return values
 
 
 def filter_expression(schema, filters: dict):
@@ -19,23 +63,77 @@ def filter_expression(schema, filters: dict):
     for name, value in filters.items():
         if name not in schema.names:
             raise DatasetError(f"cannot filter on {name!r}: the columns are {', '.join(schema.names)}")
+        values = _filter_values(schema, name, value)
         field = ds.field(name)
-        if isinstance(value, (list, tuple, set, frozenset, np.ndarray)):
-            term = field.isin(list(value))
-        else:
-            term = field == value
+        many = isinstance(value, (list, tuple, set, frozenset, np.ndarray))
+        term = field.isin(values) if many else field == values[0]
         expr = term if expr is None else expr & term
     return expr
 
 
+def _dataset_dir(path: Path) -> Path:
+    """The dataset folder of ``path`` (the folder itself, or the folder above its table folder)."""
+    return path.parent if path.name in ("rounds", "tricks") and not (path / "rounds").is_dir() else path
+
+
+def warn_if_unfinished(path: Path, dataset, expr) -> None:
+    """A ``DatasetWarning`` when the run is not complete or the files read come from several runs."""
+    manifest = _dataset_dir(path) / MANIFEST
+    try:
+        run = json.loads(manifest.read_text())
+    except (OSError, ValueError):
+        run = None
+    if isinstance(run, dict) and run.get("status", "complete") != "complete":
+        warnings.warn(f"{_dataset_dir(path)} holds a run that is not complete (status {run.get('status')!r} in "
+                      f"{MANIFEST}): the rows read are a part of it; run `{run.get('command', 'the same command')}` "
+                      f"again to finish it", DatasetWarning, stacklevel=3)
+    run_ids = set()
+    for fragment in dataset.get_fragments(filter=expr):
+        meta = fragment.physical_schema.metadata or {}
+        try:
+            run_ids.add(json.loads(meta[KEY_RUN])["run_id"])
+        except (KeyError, ValueError, TypeError):
+            continue
+    if len(run_ids) > 1:
+        warnings.warn(f"{path} mixes files of {len(run_ids)} runs ({', '.join(sorted(run_ids)[:4])}"
+                      f"{', ...' if len(run_ids) > 4 else ''}): their rows are not one run's sample",
+                      DatasetWarning, stacklevel=3)
+
+
+def check_columns(columns) -> list[str] | None:
+    """``columns`` as a list of names (one name alone is a list of one), else an error naming it."""
+    if columns is None:
+        return None
+    if isinstance(columns, str):
+        return [columns]
+    if not isinstance(columns, (list, tuple, np.ndarray)) or not all(isinstance(c, str) for c in columns):
+        raise DatasetTypeError(f"columns must be a column name or a list of names, got {shorten(repr(columns), 60)}")
+    return list(columns)
+
+
+def check_path(path) -> Path:
+    if not isinstance(path, (str, os.PathLike)) or isinstance(path, bytes):
+        raise DatasetTypeError(f"path must be a folder name (str or os.PathLike), got {shorten(repr(path), 60)}")
+    if not str(path).strip():
+        raise DatasetError("path is empty: give the dataset folder (the --out DIR of wizsim simulate)")
+    return Path(path)
+
+
 def read_table_frame(path: str | os.PathLike, table: str, columns=None, **filters) -> pd.DataFrame:
+    path = check_path(path)
+    columns = check_columns(columns)
     dataset = open_dataset(path, table)
     if columns is not None:
-        columns = list(columns)
         unknown = sorted(set(columns) - set(dataset.schema.names))
         if unknown:
-            raise DatasetError(f"unknown columns {unknown}: {table} has {', '.join(dataset.schema.names)}")
-    tbl = dataset.to_table(columns=columns, filter=filter_expression(dataset.schema, filters))
+            raise DatasetError(f"columns: unknown {unknown}: {table} has {', '.join(dataset.schema.names)}")
+    expr = filter_expression(dataset.schema, filters)
+    warn_if_unfinished(path, dataset, expr)
+    try:
+        tbl = dataset.to_table(columns=columns, filter=expr)
+    except pa.ArrowNotImplementedError as err:
+        raise DatasetError(f"cannot apply the filters {shorten(repr(filters), 60)}: {str(err).splitlines()[0][:80]}") \
+            from None
     return to_frame(tbl)
 
 
@@ -59,6 +157,9 @@ def read_rounds(path: str | os.PathLike, *, columns=None, decode_hands: bool = F
     ``decode_hands=True`` adds ``hand_text``, each hand in card notation (``"AS,3H,W"``).
     Rows come in file order (round size, then chunk), and within a file by round_index then seat.
     """
+    if not isinstance(decode_hands, (bool, np.bool_)):
+        raise DatasetTypeError(f"decode_hands must be True or False, got {shorten(repr(decode_hands), 40)}")
+    columns = check_columns(columns)
     want = None if columns is None else list(columns)
     if decode_hands and want is not None and "hand" not in want:
         want.append("hand")

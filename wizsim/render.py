@@ -101,16 +101,24 @@ def render_advice(a) -> str:
         interval = "exact" if a.method == "exact" else f"[{_signed(row['ev_low'])}, {_signed(row['ev_high'])}]"
         text = (f"{row['p_exact']:>10.1%}  {_signed(row['ev']):>10}  {interval:>16}  "
                 f"{row['expected_tricks']:>11.2f}")
+        close = a.close_call and b in a.close_call
         if b == a.best_bid:
-            lines.append(click.style(f"> {b:>3}  {text}   <- bid {b}", bold=True))
+            lines.append(click.style(f"> {b:>3}  {text}   <- bid {b}{' (close call)' if close else ''}", bold=True))
+        elif close:
+            lines.append(f"~ {b:>3}  {text}   (within precision of bid {a.best_bid})")
         elif not row["allowed"]:
             lines.append(click.style(f"x {b:>3}  {text}   (the hook forbids it)", dim=True))
         else:
             lines.append(f"  {b:>3}  {text}")
     best = a.best_bid
     lines += ["", click.style(f"Recommended bid: {best}", bold=True)
-              + f"  (makes it {a.p_exact[best]:.1%} of the time, expected score {_signed(a.ev[best])})",
-              f"Tricks taken when you bid {best}:"]
+              + f"  (makes it {a.p_exact[best]:.1%} of the time, expected score {_signed(a.ev[best])})"]
+    if a.close_call:
+        others = [str(b) for b in a.close_call if b != best]
+        lines.append(f"Close call: bid {best} and bid {' and '.join(others)} are not separated at this precision "
+                     f"(the paired interval of their score difference includes 0); {best} has the higher "
+                     f"estimate{', but another seed may pick otherwise' if a.capped else ''}.")
+    lines.append(f"Tricks taken when you bid {best}:")
     dist = a.p_tricks[best]
     top = max(float(dist.max()), 1e-12)
     # A 15-card hand would print a dozen rows of 0.0%: show only the counts that happened (and the bid).
@@ -134,6 +142,8 @@ def _method_line(a) -> str:
         how = f"Exact: round 1 play is forced, all {a.samples:,} deals consistent with what you know were enumerated"
     else:
         how = f"Monte Carlo: {a.samples:,} simulated deals per bid, the same deals for every bid (seed {a.seed})"
+        if a.capped:
+            how += "; stopped at the work budget (about 3 s) before the best bid was clear"
         if a.conditioned:
             how += (f"; conditioned on what the opponents revealed: {a.samples:,} of {a.tried:,} deals accepted "
                     f"(effective sample size {a.ess:,})")

@@ -25,6 +25,7 @@ class Advice:
     score per bid and its 95% interval (equal for exact answers). method: "exact" or "monte-carlo".
     samples: deals used per bid (the accepted ones: the effective sample size of the rejection
     sampler) or, for "exact", the deals enumerated. tried: deals drawn (accepted or not).
+    close_call: the bids within precision of the best (see the field).
     """
 
     question: dict  # hand, players, seat, trump, trump_card, earlier_bids, hook (canonical forms)
@@ -42,6 +43,10 @@ class Advice:
     player_policy: str  # the policy playing the player's cards to the bid
     conditioned: bool  # earlier bids (or a dealer's named suit) were conditioned on
     seconds: float = 0.0
+    # Monte Carlo only: the bids not separated from the best at the precision reached (the best
+    # included; [] when the best stands apart); None for exact answers, which have no sampling error.
+    close_call: list[int] | None = None
+    capped: bool = False  # stopped by the work budget before the best bid was clear
 
     @property
     def r(self) -> int:
@@ -82,7 +87,7 @@ class Advice:
     def to_dict(self) -> dict:
         """The CONTRACT.md JSON object."""
         return {**self.question, "best_bid": int(self.best_bid), "method": self.method, "samples": int(self.samples),
-                "table": self.rows()}
+                "table": self.rows(), "close_call": self.close_call}
 
 
 def best_allowed(ev: np.ndarray, allowed: np.ndarray) -> int:

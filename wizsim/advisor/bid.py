@@ -62,7 +62,7 @@ def advise(hand, trump, seat, players=4, *, bids=None, hook=False, trump_card=No
                         "exact", res.n_deals, res.n_deals, None, q.policy, q.player_policy,
                         bool(q.earlier_bids) or q.dealer_named_trump)
     else:
-        from wizsim.advisor.sampling import sample, scores_of
+        from wizsim.advisor.sampling import close_call, sample, scores_of
 
         got = sample(q, seed, samples=samples, allowed=allowed, max_samples=max_samples)
         n = got.tricks.shape[0]
@@ -72,6 +72,8 @@ def advise(hand, trump, seat, players=4, *, bids=None, hook=False, trump_card=No
         half = Z95 * scores.std(axis=0, ddof=1) / np.sqrt(n) if n > 1 else np.full(r + 1, np.inf)
         advice = Advice(q.describe(), best_allowed(ev, allowed), allowed, p_tricks, ev, ev - half, ev + half,
                         "monte-carlo", n, got.tried, seed, q.policy, q.player_policy, got.conditioned)
+        advice.close_call = close_call(scores, allowed, got.z)
+        advice.capped = got.capped
     advice.seconds = time.perf_counter() - started
     return advice
 

@@ -9,8 +9,10 @@ hand (``random``) tells nothing by its bid; those seats just make the heard bid 
 
 Stopping: with ``samples`` given, exactly that many accepted deals (fewer only when the rejection
 budget runs out). Otherwise deals are added in doubling batches until the paired 95% interval of the
-score difference between the best allowed bid and the runner-up excludes 0, or a work cap is reached;
-the 5% error is spread over the successive checks (``look_z``) so the rule as a whole keeps 95%.
+score difference between the best allowed bid and the runner-up excludes 0, or one work budget for
+the whole call (deals played and deals rejected, ``MAX_CARD_PLAYS``) is spent; the 5% error is spread
+over the successive checks (``look_z``) so the rule as a whole keeps 95%. A stop on the budget with
+the best bids not separated is a close call (``close_call``): the advice names them all.
 """
 
 from __future__ import annotations
@@ -25,17 +27,24 @@ from wizsim.policies import make_slots, policy_entry
 from wizsim.rules.api import score
 from wizsim.sim.candidates import NO_CHECK, candidate_rounds_kernel
 from wizsim.sim.round import BID_CONDITION, BID_FORCED, BID_FREE, TRUMP_BY_RULES
+from wizsim.stats import Z95
 
 ALPHA = 0.05
 FIRST_BATCH = 1_000
-# Default-precision cap, in card plays (deals x candidate bids x cards per round x players): the
-# heuristic plays about 8 million cards a second on the reference machine's two cores, so a close
-# call stops after about 3 s whatever the round size (a 15-card hand: about 30,000 deals).
+# Default precision: one work budget for the whole call, in card plays, covering the deals played
+# (deals x candidate bids x cards per round x players) and the deals drawn and rejected by the
+# conditioning: the heuristic plays about 8 million cards a second on the reference machine's two
+# cores, so a close call stops after about 3 s whatever the round size and however unlikely the
+# heard bids (a 15-card hand: about 30,000 deals).
 MAX_CARD_PLAYS = 24_000_000
 MIN_CAP = 2_000
-# Rejection budget: tried deals per accepted deal wanted, and in absolute terms.
+# A drawn deal that the conditioning rejects costs its deal and the earlier seats' bids: about a
+# sixth of a card play per card dealt (measured: 1 million drawn deals a second at 4 players x 12
+# cards, against 8.7 million card plays a second).
+DRAWN_DEAL_COST = 1 / 6
+# With a fixed --samples: tried deals per accepted deal wanted, and in absolute terms.
 MAX_TRIED_FACTOR = 400
-MAX_TRIED = 10_000_000  # about 3 s of futile dealing before giving up on near-impossible bids
+MAX_TRIED = 10_000_000
 
 
 @dataclass
@@ -43,6 +52,8 @@ class Sample:
     tricks: np.ndarray  # (n, r+1) int8: tricks taken by the player bidding b, per accepted deal
     tried: int  # deals drawn, accepted or not
     conditioned: bool  # earlier bids were conditioned on by rejection
+    z: float = Z95  # critical value of the last precision check (the stopping rule's, see look_z)
+    capped: bool = False  # default precision stopped by the work budget (or max_samples), not by separating the bids
 
 
 def kernel_setup(q):
@@ -107,6 +118,27 @@ def look_z(look: int) -> float:
     return NormalDist().inv_cdf(1 - ALPHA / 2 ** (look + 1) / 2)
 
 
+def close_call(scores: np.ndarray, allowed: np.ndarray, z: float) -> list[int]:
+    """The allowed bids not separated from the best one (the best included): those whose paired
+    interval (``z``) of the per-deal score difference against the best includes 0. Empty when the
+    best stands apart from every other bid."""
+    n = scores.shape[0]
+    idx = np.flatnonzero(allowed)
+    if idx.size < 2 or n == 0:
+        return []
+    means = scores[:, idx].mean(axis=0)
+    best = idx[int(np.argmax(means))]
+    close = []
+    for b in idx:
+        if b == best:
+            continue
+        d = scores[:, best] - scores[:, b]
+        sd = d.std(ddof=1) if n > 1 else np.inf
+        if not d.mean() - z * sd / np.sqrt(n) > 0:
+            close.append(int(b))
+    return sorted([int(best), *close]) if close else []
+
+
 def separated(scores: np.ndarray, allowed: np.ndarray, look: int = 0) -> bool:
     """True when the best allowed bid beats the runner-up at the confidence of check ``look``
     (paired interval of the per-deal score difference, see ``look_z``)."""
@@ -122,44 +154,81 @@ def separated(scores: np.ndarray, allowed: np.ndarray, look: int = 0) -> bool:
     return d.mean() - look_z(look) * sd / np.sqrt(n) > 0
 
 
+def deal_costs(q) -> tuple[float, float]:
+    """Work, in card plays, of one deal played for every candidate bid and of one drawn deal."""
+    return float((q.r + 1) * q.r * q.players), DRAWN_DEAL_COST * q.r * q.players
+
+
+def default_budget(q) -> float:
+    """The work budget of a default-precision call, in card plays (sampling and rejection together)."""
+    played_cost, _ = deal_costs(q)
+    return max(MAX_CARD_PLAYS, MIN_CAP * played_cost)
+
+
 def default_cap(q) -> int:
-    return max(MIN_CAP, MAX_CARD_PLAYS // ((q.r + 1) * q.r * q.players))
+    """The deals a default-precision call plays when nothing is rejected and the bids never separate."""
+    played_cost, drawn_cost = deal_costs(q)
+    return int(default_budget(q) / (played_cost + drawn_cost))
 
 
 def sample(q, seed: int, samples: int | None = None, allowed: np.ndarray | None = None,
            max_samples: int | None = None) -> Sample:
     """Accepted deals for question ``q`` (see the module docstring for when it stops)."""
     setup = kernel_setup(q)
-    want = samples if samples is not None else min(FIRST_BATCH, max_samples or FIRST_BATCH)
-    cap = samples if samples is not None else (max_samples or default_cap(q))
+    played_cost, drawn_cost = deal_costs(q)
+    if samples is not None:
+        want = cap = samples
+        budget = None
+        max_tried = min(MAX_TRIED, MAX_TRIED_FACTOR * max(cap, FIRST_BATCH)) if setup["conditioned"] else None
+    else:
+        want = min(FIRST_BATCH, max_samples or FIRST_BATCH)
+        cap = max_samples or np.inf
+        budget = default_budget(q)
+        max_tried = None
     if allowed is None:
         allowed = np.ones(q.r + 1, bool)
-    max_tried = min(MAX_TRIED, MAX_TRIED_FACTOR * max(cap, FIRST_BATCH)) if setup["conditioned"] else None
     parts: list[np.ndarray] = []
     have = 0
     tried = 0
     rate = 1.0
     look = 0
+    z = Z95
+    capped = False
     while True:
         need = want - have
         n = need if not setup["conditioned"] else int(min(max(need / max(rate, 1e-4) * 1.1, 256), 4_000_000))
         if max_tried is not None:
             n = min(n, max_tried - tried)
+        if budget is not None:
+            left = budget - (have * played_cost + tried * drawn_cost)
+            n = min(n, int(left / (drawn_cost + min(rate, 1.0) * played_cost)))
         if n <= 0:
+            capped = budget is not None
             break
         acc, tricks, _, _ = run_deals(setup, seed, tried, n)
-        kept = np.flatnonzero(acc)[:need]
+        usable = n
+        if budget is not None:  # the deals whose work, counted in order, still fits the budget
+            work = (tried + np.arange(1, n + 1)) * drawn_cost + (have + np.cumsum(acc)) * played_cost
+            usable = int(np.searchsorted(work, budget, side="right"))
+        kept = np.flatnonzero(acc[:usable])[:need]
         # deals after the last one kept count as not drawn: the next batch starts there
-        tried += int(kept[-1]) + 1 if len(kept) == need else n
+        tried += int(kept[-1]) + 1 if len(kept) == need else usable
         parts.append(tricks[kept])
         have += len(kept)
-        rate = max(have, 1) / tried
+        rate = max(have, 1) / max(tried, 1)
+        if usable < n and len(kept) < need:
+            capped = True
+            break
         if have < want:
             continue
-        if samples is not None or want >= cap:
+        if samples is not None:
+            break
+        if want >= cap:
+            capped = True
             break
         all_tricks = np.concatenate(parts)
         parts = [all_tricks]
+        z = look_z(look)
         if separated(scores_of(all_tricks), allowed, look):
             break
         look += 1
@@ -173,4 +242,6 @@ def sample(q, seed: int, samples: int | None = None, allowed: np.ndarray | None 
             what.append("the dealer naming that trump")
         raise AdviceError(f"no deal among {tried:,} drawn matches {' and '.join(what)} as the {q.policy} policy "
                           f"plays: (nearly) impossible for it")
-    return Sample(tricks, tried, setup["conditioned"])
+    if capped and look > 0:
+        z = look_z(look - 1)  # the last check made; the deals added after it did not get one
+    return Sample(tricks, tried, setup["conditioned"], z, capped)

@@ -1,0 +1,66 @@
+"""Say when it is a close call (issue 10 item 11): when the advisor stops at its budget with the best
+bids not separated it still names one, and says which bids are within precision in the table, the
+JSON (``close_call``) and the summary line; one work budget covers sampling and rejection."""
+
+import json
+
+import numpy as np
+from click.testing import CliRunner
+
+from wizsim import advise
+from wizsim.advisor import sampling
+from wizsim.advisor.question import make_question
+from wizsim.cli import main
+from wizsim.stats import Z95
+
+CLOSE = ["--hand", "3S,JS,KS,5H,AH,3D,4D,8D,TC,KC,J,J", "--trump-card", "TH", "--seat", "4", "--bids", "3,4,5",
+         "--seed", "7001327"]
+
+
+def _strict(text):
+    def no_constant(name):
+        raise ValueError(f"not JSON: {name}")
+    return json.loads(text, parse_constant=no_constant)
+
+
+def test_issue_example_is_a_close_call_in_json_table_and_summary():
+    out = CliRunner().invoke(main, ["advise", *CLOSE, "--json"])
+    assert out.exit_code == 0, out.output
+    got = _strict(out.output)
+    close = got["close_call"]
+    assert got["best_bid"] in close and len(close) >= 2
+    rows = {row["bid"]: row for row in got["table"]}
+    best = rows[got["best_bid"]]
+    for b in close:  # every bid named overlaps the best one's interval
+        assert rows[b]["ev_high"] >= best["ev_low"]
+    text = CliRunner().invoke(main, ["advise", *CLOSE]).output
+    assert "close call" in text and "Close call: bid" in text
+    assert "stopped at the work budget" in text
+    marked = [line for line in text.splitlines() if line.startswith("~ ")]
+    assert len(marked) == len(close) - 1
+
+
+def test_a_clear_answer_has_no_close_call():
+    a = advise("W,W,W", "S", 1, seed=3)
+    assert a.close_call == [] and a.to_dict()["close_call"] == []
+    assert advise("AS", "S", 1).to_dict()["close_call"] is None  # exact: no sampling error
+
+
+def test_close_call_lists_the_bids_whose_paired_interval_includes_zero():
+    rng = np.random.default_rng(1)
+    base = rng.normal(0, 10, 4000)
+    scores = np.stack([base + 5, base + 5.01 + rng.normal(0, 1, 4000), base - 20], axis=1)
+    assert sampling.close_call(scores, np.ones(3, bool), Z95) == [0, 1]
+    scores[:, 1] -= 3
+    assert sampling.close_call(scores, np.ones(3, bool), Z95) == []
+
+
+def test_one_work_budget_covers_sampling_and_rejection(monkeypatch):
+    monkeypatch.setattr(sampling, "MAX_CARD_PLAYS", 1_500_000)
+    q = make_question("3S,JS,KS,5H,AH,3D,4D,8D,TC,KC,J,J", None, 4, 4, bids="3,4,5", trump_card="TH",
+                      policy="heuristic", player_policy="heuristic")
+    got = sampling.sample(q, 7001327)
+    played, drawn = sampling.deal_costs(q)
+    work = got.tricks.shape[0] * played + got.tried * drawn
+    assert got.capped and got.tried > 20 * got.tricks.shape[0]  # rejection is most of the work here
+    assert work <= sampling.default_budget(q) * 1.02

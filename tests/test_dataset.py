@@ -243,7 +243,7 @@ KILL_RUN = ["--players", "4", "--round", "6", "--rounds", "60000", "--seed", "3"
 KILL_CHUNKS = 60
 
 
-@pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGINT])
+@pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGINT, signal.SIGTERM])
 def test_a_killed_run_resumes_to_the_same_dataset(tmp_path, sig):
     out = tmp_path / "killed"
     cmd = [sys.executable, "-m", "wizsim.cli", "simulate", *KILL_RUN, "--out", str(out)]
@@ -259,10 +259,11 @@ def test_a_killed_run_resumes_to_the_same_dataset(tmp_path, sig):
     assert 0 < len(written) < 2 * KILL_CHUNKS
     for f in written:  # only complete files under visible names
         pq.read_metadata(f)
-    if sig == signal.SIGINT:
+    if sig != signal.SIGKILL:  # Ctrl-C, or a scheduler's / kill's SIGTERM: stopped cleanly
         assert json.loads((out / MANIFEST).read_text())["status"] == "interrupted"
+        assert not (out / ".wizsim-writing.lock").exists()  # released
         err = proc.stderr.read().decode()
-        assert proc.returncode == 130 and "run the same command again to resume" in err, err
+        assert proc.returncode == 128 + sig and "run the same command again to resume" in err, err
         assert "Traceback" not in err
     result = CliRunner().invoke(main, ["simulate", *KILL_RUN, "--out", str(out), "--json"])
     assert result.exit_code == 0, result.output

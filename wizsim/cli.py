@@ -6,7 +6,9 @@ unexpected failure. Results go to stdout; progress bars and warnings to stderr.
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import signal
 import sys
 
 import click
@@ -81,6 +83,29 @@ def announce_compile(*kernels) -> None:
                    "from Numba's cache.", err=True)
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised in the main thread so that a dataset run stops as on Ctrl-C."""
+
+
+@contextlib.contextmanager
+def sigterm_as_interrupt():
+    """Within the block, SIGTERM (a scheduler's or ``kill``'s stop) stops the run as Ctrl-C does:
+    lock released, run file marked interrupted, exit status 143."""
+
+    def stop(signum, frame):
+        raise Terminated()
+
+    try:
+        previous = signal.signal(signal.SIGTERM, stop)
+    except ValueError:  # not the main thread (an embedding application): leave its handler be
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
 def progress_bar(total: int, unit: str, enabled: bool | None = None):
     """A tqdm bar on stderr with rate and ETA; off when stderr is not a terminal (unless forced)."""
     from tqdm import tqdm
@@ -152,15 +177,19 @@ def simulate(players, round_size, rounds, games, policy, policies, hook, seed, t
         from wizsim.dataset.run import write_dataset
 
         announce_compile(main_kernel, expand_round_rows, *([expand_trick_rows] if trick_log else []))
+        from wizsim.dataset.run import StorageError
+
         try:
-            with progress_bar(plan.n_units, plan.unit) as bar:
+            with sigterm_as_interrupt(), progress_bar(plan.n_units, plan.unit) as bar:
                 result = write_dataset(out, players, **args, trick_log=trick_log, chunk_size=chunk_size,
                                        engine=engine, overwrite=overwrite, scheduler=scheduler, workers=workers,
                                        progress=bar.update)
-        except KeyboardInterrupt:
+        except KeyboardInterrupt as stop:
             click.echo(f"\ninterrupted: {out} holds only complete files; run the same command again to resume.",
                        err=True)
-            sys.exit(130)
+            sys.exit(143 if isinstance(stop, Terminated) else 130)
+        except StorageError as err:  # the machine's fault, not the user's input: exit 1, no usage hint
+            raise click.ClickException(str(err)) from None
     else:
         from wizsim.sim.summary import summarize
 

@@ -27,8 +27,14 @@ def render_dataset_report(rep) -> str:
             f"{rep.files_written} files, {rep.bytes_written / 1e6:,.1f} MB) in {rep.seconds:.2f} s, "
             f"{rep.units_per_second:,.0f} {rep.unit}s/s")
     lines = [f"dataset {rep.out} (run {rep.run_id}): {done}"]
+    if rep.recovered:
+        lines.append("the run file _wizsim_run.json was lost: recovered the run from its files' own metadata")
     if rep.chunks_skipped:
-        lines.append(f"{rep.chunks_skipped} chunks were already complete (resumed)")
+        lines.append(f"{rep.chunks_skipped} chunks were already complete and verified (resumed)")
+    if rep.chunks_rewritten:
+        n, files = len(rep.chunks_rewritten), rep.rewritten
+        listed = "; ".join(files[:3]) + (f"; and {len(files) - 3} more" if len(files) > 3 else "")
+        lines.append(f"rewrote {n} damaged chunk{'s' if n > 1 else ''}: {listed}")
     lines.append(f"re-create with: {rep.command}")
     return "\n".join(lines)
 

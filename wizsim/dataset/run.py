@@ -6,12 +6,20 @@ Folder contract (``DIR``):
 - ``DIR/_wizsim_run.json`` (the manifest; readers skip names starting with ``_``) records the run's
   identity and canonical command plus how and where it was executed (times, host, engine): the
   things that must not go into the data files, which stay byte-identical across engines;
-- a chunk is finished when all its files exist. Each file is renamed into place only when complete,
-  so after Ctrl-C or a kill the folder holds only complete files (and perhaps ``.``-prefixed
-  temporaries, which readers skip and the next run deletes). Rerunning the same run resumes;
+- each file is renamed into place only when complete, so after Ctrl-C or a kill the folder holds
+  only complete files (and perhaps ``.``-prefixed temporaries, which readers skip and the next run
+  deletes). Rerunning the same run resumes: a chunk counts as finished only when each of its files
+  has a readable footer naming this run, this chunk and the expected row count (``folder.check_file``,
+  the footer alone is read); any other file under the chunk's names (empty, cut short, another
+  run's) is rewritten and the report says so. A lost or unreadable run file is rebuilt from the
+  files' own metadata;
 - one writer at a time: ``DIR/.wizsim-writing.lock`` (``lock.py``) keeps a second writer out;
-- a folder holding another run is refused unless ``overwrite``, which deletes that run's data; a
-  folder holding anything wizsim did not write is always refused (overwrite never deletes a user's files).
+- wizsim deletes or overwrites only what ``folder.survey`` proves it wrote, anywhere below ``DIR``;
+  anything else (a user's file, folder or link) makes every call refuse, naming it. A folder holding
+  another run is refused unless ``overwrite``, which deletes that run's files;
+- a run that fails or is interrupted before its first chunk is complete leaves the folder as it
+  found it; a later one marks the run file ``interrupted`` or ``failed`` and keeps the complete chunks.
+  Faults of the operating system (disk full, read-only, no permission) raise ``StorageError``.
 
 The local engine overlaps the simulation of the next chunk (Numba, GIL released) with the encoding
 and writing of earlier ones in ``WRITERS`` writer threads, so at most ``WRITERS + 1`` chunks are in
@@ -22,23 +30,21 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import socket
 import time
 from collections import deque
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
 from wizsim.config import ENGINES
 from wizsim.dataset.chunk import encode_batch, simulate_chunk
-from wizsim.dataset.lock import LOCK, writer_lock
+from wizsim.dataset.folder import MANIFEST, check_file, remove_owned, survey
+from wizsim.dataset.lock import writer_lock
 from wizsim.dataset.spec import RunSpec, make_spec
-from wizsim.io.parquet import DatasetError, is_temp, write_atomic
-from wizsim.io.schema import TABLES
+from wizsim.io.parquet import DatasetError, write_atomic
 
-MANIFEST = "_wizsim_run.json"
 WRITERS = 2
 
 
@@ -60,6 +66,9 @@ class RunReport:
     engine: str
     rounds_per_unit: int = 1  # rounds in a game (game mode)
     card_plays_per_unit: int = 0
+    chunks_rewritten: list[int] = field(default_factory=list)  # found damaged, foreign or incomplete
+    rewritten: list[str] = field(default_factory=list)  # their files, each with why ("rel (truncated: ...)")
+    recovered: bool = False  # the run file was lost and rebuilt from the files' own metadata
 
     @property
     def units_per_second(self) -> float:
@@ -75,65 +84,126 @@ def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
-def _owned(name: str) -> bool:
-    return name in TABLES or name in (MANIFEST, LOCK) or is_temp(Path(name))
+class StorageError(DatasetError):
+    """The operating system refused to store the run (disk full, read-only, no permission): the
+    message says what and where, and what the folder keeps."""
 
 
 def read_manifest(out: str | os.PathLike) -> dict | None:
     try:
-        return json.loads((Path(out) / MANIFEST).read_text())
-    except (FileNotFoundError, json.JSONDecodeError):
+        manifest = json.loads((Path(out) / MANIFEST).read_text())
+    except (FileNotFoundError, ValueError):  # missing, or cut short by a crash of an older wizsim
         return None
+    return manifest if isinstance(manifest, dict) else None
 
 
 def write_manifest(out: Path, manifest: dict) -> None:
-    write_atomic(out / MANIFEST, json.dumps(manifest, indent=2, sort_keys=True).encode(), fsync=False)
+    write_atomic(out / MANIFEST, json.dumps(manifest, indent=2, sort_keys=True).encode(), fsync=True)
 
 
-def claim_folder(out: Path, spec: RunSpec, overwrite: bool) -> dict | None:
-    """Make the folder ``out`` (it exists; ``write_run`` made it) ready for ``spec``: returns the existing
-    manifest when resuming, else None."""
-    entries = sorted(e for e in out.iterdir() if e.name != LOCK)
-    if not entries:
-        return None
-    foreign = [e.name for e in entries if not _owned(e.name)]
-    if foreign:
-        raise DatasetError(f"{out} holds files wizsim did not write ({', '.join(foreign[:3])}); "
-                           "choose a new or empty folder")
-    manifest = read_manifest(out)
-    if manifest is not None and manifest.get("identity") == spec.identity():
-        return manifest
-    # A run that stopped before its first file (an unreachable scheduler, Ctrl-C at once) leaves only
-    # its manifest: nothing of it would be lost, so another run may take the folder.
-    holds_data = any(f.suffix == ".parquet" and not is_temp(f)
-                     for t in TABLES if (out / t).is_dir() for f in (out / t).rglob("*"))
-    if not overwrite and holds_data:
-        what = f"run {manifest.get('run_id')} ({manifest.get('command')})" if manifest else "data of an unknown run"
-        raise DatasetError(f"{out} holds {what}; pass --overwrite to replace it, or choose another folder")
-    for e in entries:
-        if e.is_dir():
-            shutil.rmtree(e)
-        else:
-            e.unlink()
+def new_manifest(spec: RunSpec) -> dict:
+    return {"format": "wizsim-dataset", "run_id": spec.run_id, "identity": spec.identity(),
+            "command": spec.command(), "chunks": spec.n_chunks, "tables": spec.tables, "executions": []}
+
+
+@dataclass
+class Claim:
+    """The folder as ``claim_folder`` left it for a run."""
+
+    manifest: dict  # the run file to update (an existing run's, a recovered one, or a new one)
+    fresh: bool  # True: the folder held nothing of this run (new, emptied, or only a run file)
+    done: set[int]  # chunks whose every file is the run's own and complete
+    damaged: dict[int, list[str]]  # chunk -> its files to rewrite, with why ("rel (truncated: ...)")
+    recovered: bool  # the run file was missing or unreadable and is rebuilt from the files' metadata
+
+
+def _chunk_of(rel: str, spec: RunSpec) -> int | None:
+    """The chunk of this run whose file is named ``rel``, or None when the run writes no such file."""
+    table, _, rnd, name = rel.split("/")
+    k, r = int(name[len("part-"):-len(".parquet")]), int(rnd[len("round="):])
+    if k < spec.n_chunks and table in spec.tables and r in spec.round_sizes and rel == spec.file_path(table, r, k):
+        return k
     return None
 
 
-def remove_temporaries(out: Path) -> None:
-    """Delete the temporaries of an interrupted run (no other writer may be running on ``out``)."""
-    for table in TABLES:
-        root = out / table
-        if root.is_dir():
-            for dirpath, _, names in os.walk(root):
-                for name in names:
-                    if is_temp(Path(name)):
-                        (Path(dirpath) / name).unlink(missing_ok=True)
-    for e in out.iterdir():
-        if e.is_file() and is_temp(e):
-            e.unlink(missing_ok=True)
+def _describe(found, manifest: dict | None) -> str:
+    if manifest is not None:
+        return f"run {manifest.get('run_id')} ({manifest.get('command')})"
+    for f in found.data:
+        if f.run is not None:
+            return f"run {f.run_id} ({f.run.get('command')})"
+    f = found.data[0]
+    return f"damaged files of an unknown run ({f.path}: {f.damage})"
 
 
-def chunk_done(out: Path, spec: RunSpec, k: int) -> bool:
-    return all((out / f).is_file() for f in spec.chunk_files(k))
+def inspect(found, spec: RunSpec) -> tuple[set[int], dict[int, list[str]], list]:
+    """From a survey: the chunks complete and the run's own, the damaged chunks' files (with why), and
+    the data files this run does not write (strays)."""
+    good: dict[int, int] = {}
+    damaged: dict[int, list[str]] = {}
+    strays = []
+    for f in found.data:
+        k = _chunk_of(f.rel, spec)
+        if k is None:
+            strays.append(f)
+            continue
+        why = check_file(f, spec, k)
+        if why is None:
+            good[k] = good.get(k, 0) + 1
+        else:
+            damaged.setdefault(k, []).append(f"{f.rel} ({why})")
+    per_chunk = len(spec.chunk_files(0))
+    return {k for k, n in good.items() if n == per_chunk and k not in damaged}, damaged, strays
+
+
+def claim_folder(out: Path, spec: RunSpec, overwrite: bool) -> Claim:
+    """Make the folder ``out`` (it exists and we hold its lock) ready for ``spec``; see the module docstring.
+
+    Raises ``DatasetError`` naming the first entry wizsim did not write (``folder.survey``) or, without
+    ``overwrite``, the other run the folder holds. Deletes only what the survey proved to be wizsim's.
+    """
+    found = survey(out)
+    manifest = read_manifest(out) if found.manifest is not None else None
+    if manifest is not None:
+        this_run = manifest.get("identity") == spec.identity()
+    else:  # the run file is lost: the files' own metadata say whose they are
+        this_run = any(f.run_id == spec.run_id for f in found.data)
+    if not this_run:
+        if found.data and not overwrite:
+            raise DatasetError(f"{out} holds {_describe(found, manifest)}; pass --overwrite to replace it, "
+                               "or choose another folder")
+        # A run that stopped before its first file leaves at most its run file: nothing to lose.
+        remove_owned(found)
+        return Claim(new_manifest(spec), True, set(), {}, False)
+    done, damaged, strays = inspect(found, spec)
+    if strays and not overwrite:
+        f = strays[0]
+        whose = f"run {f.run_id}" if f.run is not None else f.damage
+        raise DatasetError(f"{f.path} is not a file of run {spec.run_id} ({whose}); pass --overwrite to delete it, "
+                           "or choose another folder")
+    for f in strays:
+        f.path.unlink(missing_ok=True)
+    for p in found.temporaries:
+        p.unlink(missing_ok=True)
+    recovered = manifest is None
+    if recovered:
+        manifest = {**new_manifest(spec), "recovered": _now()}
+    return Claim(manifest, len(strays) == len(found.data), done, damaged, recovered)
+
+
+def _complete_chunks(out: Path, spec: RunSpec, clean_up: bool) -> int:
+    """After a failed or interrupted run: how many of its chunks the folder holds complete. With
+    ``clean_up`` (the run started on a folder holding none of its data) and none complete, the run's
+    traces (its run file, its folders, the files of an unfinished first chunk) are removed, so the
+    folder is as the run found it."""
+    try:
+        found = survey(out)
+        done, _, strays = inspect(found, spec)
+        if clean_up and not done and not strays:
+            remove_owned(found)
+        return len(done)
+    except (DatasetError, OSError):
+        return 0  # cannot tell, or cannot delete: what is there stays
 
 
 def write_files(out: Path, files: dict) -> int:
@@ -163,13 +233,51 @@ def _run_local(spec: RunSpec, out: Path, pending: list[int], threads, on_chunk) 
             on_chunk(*inflight.popleft().result())
 
 
+def _first_missing(path: Path) -> Path | None:
+    """The outermost folder of ``path`` that does not exist yet (what ``mkdir -p`` would create)."""
+    missing = None
+    for p in (path, *path.parents):
+        if p.exists():
+            break
+        missing = p
+    return missing
+
+
+def _remove_created(out: Path, top: Path | None) -> None:
+    """Remove the folders this call created (``out`` up to ``top``) if they are empty."""
+    if top is None:
+        return
+    for p in (out, *out.parents):
+        try:
+            p.rmdir()
+        except OSError:
+            return
+        if p == top:
+            return
+
+
+def _storage_error(err: OSError, out: Path, kept: int | None = None) -> StorageError:
+    """One line: the system's reason, the file, and (after a run started) what the folder keeps."""
+    where = err.filename or out
+    if kept is None:
+        keeps = ""
+    elif kept:
+        keeps = (f"; the {kept:,} complete chunk{'s are' if kept != 1 else ' is'} kept: fix that and run the same "
+                 "command again to resume")
+    else:
+        keeps = "; nothing of this run is left behind"
+    return StorageError(f"cannot write the dataset in {out}: {err.strerror or err} ({where}){keeps}")
+
+
 def write_run(out: str | os.PathLike, spec: RunSpec, *, engine: str = "local", threads: int | None = None,
               overwrite: bool = False, scheduler: str | None = None, workers: int | None = None,
               dask_processes: bool = True, progress=None) -> RunReport:
     """Write (or finish writing) the dataset of ``spec`` into ``out``; see the module docstring.
 
     ``progress(n)`` is called with the number of rounds (games) of each finished chunk, including
-    those found finished at the start.
+    those found finished at the start. A refusal raises ``DatasetError``; a fault of the operating
+    system (disk full, read-only, no permission) ``StorageError``; both leave no trace of a run that
+    completed no chunk.
     """
     if engine not in ENGINES:
         raise DatasetError(f"unknown engine {engine!r}: choose from {', '.join(ENGINES)}")
@@ -177,45 +285,46 @@ def write_run(out: str | os.PathLike, spec: RunSpec, *, engine: str = "local", t
         raise DatasetError("--scheduler and --workers need --engine dask")
     if engine == "dask" and scheduler is not None and workers is not None:
         raise DatasetError("give --scheduler ADDRESS (an existing cluster) or --workers N (a local one), not both")
+    if not isinstance(out, (str, os.PathLike)) or not os.fspath(out):
+        raise DatasetError("the output folder is an empty path: name a folder (--out DIR)")
     out = Path(out)
+    if out.is_symlink() and not out.is_dir():
+        raise DatasetError(f"{out} is a symbolic link to no folder")
     if out.exists() and not out.is_dir():
         raise DatasetError(f"{out} is a file, not a folder")
-    created = not out.exists()
+    created = _first_missing(out)
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as err:
-        raise DatasetError(f"cannot create the folder {out}: {err.strerror}") from None
+        raise StorageError(f"cannot create the folder {out}: {err.strerror}") from None
     try:
         with writer_lock(out):
             return _write_locked(out, spec, engine, threads, overwrite, scheduler, workers, dask_processes,
                                  progress)
-    except DatasetError:
-        if created and not any(out.iterdir()):
-            out.rmdir()  # a refused run leaves no trace
-        raise
+    except OSError as err:
+        raise _storage_error(err, out) from None
+    finally:
+        _remove_created(out, created)
 
 
 def _write_locked(out: Path, spec: RunSpec, engine, threads, overwrite, scheduler, workers, dask_processes,
                   progress) -> RunReport:
-    manifest = claim_folder(out, spec, overwrite)
-    remove_temporaries(out)
-    if manifest is None:
-        manifest = {"format": "wizsim-dataset", "run_id": spec.run_id, "identity": spec.identity(),
-                    "command": spec.command(), "chunks": spec.n_chunks, "tables": spec.tables, "executions": []}
-    pending = [c.index for c in spec.chunks() if not chunk_done(out, spec, c.index)]
-    skipped = spec.n_chunks - len(pending)
+    claim = claim_folder(out, spec, overwrite)
+    manifest = claim.manifest
+    n_done = len(claim.done)
+    pending = (k for k in range(spec.n_chunks) if k not in claim.done)
     execution = {"started": _now(), "host": socket.gethostname(), "engine": engine, "threads": threads,
-                 "workers": workers, "scheduler": scheduler, "chunks_pending": len(pending)}
+                 "workers": workers, "scheduler": scheduler, "chunks_pending": spec.n_chunks - n_done}
+    if claim.damaged:
+        execution["rewrote"] = [f for k in sorted(claim.damaged) for f in claim.damaged[k]]
     manifest["executions"].append(execution)
     manifest["status"] = "running"
-    write_manifest(out, manifest)
-    if progress and skipped:
-        todo = set(pending)
-        progress(sum(c.size for c in spec.chunks() if c.index not in todo))
 
     report = RunReport(str(out), spec.run_id, spec.command(str(out)), spec.mode, spec.unit, spec.n_units,
-                       spec.n_chunks, skipped, 0, 0, 0, 0, 0.0, engine, rounds_per_unit=spec.rounds_per_unit,
-                       card_plays_per_unit=spec.card_plays_per_unit)
+                       spec.n_chunks, n_done, 0, 0, 0, 0, 0.0, engine, rounds_per_unit=spec.rounds_per_unit,
+                       card_plays_per_unit=spec.card_plays_per_unit,
+                       chunks_rewritten=sorted(claim.damaged), rewritten=execution.get("rewrote", []),
+                       recovered=claim.recovered)
 
     def on_chunk(k, n_files, n_bytes):
         start, stop = spec.chunk_range(k)
@@ -228,17 +337,29 @@ def _write_locked(out: Path, spec: RunSpec, engine, threads, overwrite, schedule
 
     t0 = time.perf_counter()
     try:
-        if pending and engine == "local":
+        write_manifest(out, manifest)
+        if progress and n_done:
+            progress(sum(spec.chunk_range(k)[1] - spec.chunk_range(k)[0] for k in claim.done))
+        if n_done < spec.n_chunks and engine == "local":
             _run_local(spec, out, pending, threads, on_chunk)
-        elif pending:
+        elif n_done < spec.n_chunks:
             from wizsim.dataset.dask_engine import run_dask
 
             run_dask(spec, out, pending, on_chunk, scheduler=scheduler, workers=workers, threads=threads,
                      processes=dask_processes)
-    except BaseException:
-        execution.update(interrupted=_now(), chunks_written=report.chunks_written)
-        manifest["status"] = "interrupted"
-        write_manifest(out, manifest)
+    except BaseException as err:
+        kept = _complete_chunks(out, spec, clean_up=claim.fresh)
+        if kept or not claim.fresh:
+            execution.update(interrupted=_now(), chunks_written=report.chunks_written)
+            manifest["status"] = "interrupted" if isinstance(err, KeyboardInterrupt) else "failed"
+            if not isinstance(err, (KeyboardInterrupt, DatasetError)):
+                execution["error"] = f"{type(err).__name__}: {err}"
+            try:
+                write_manifest(out, manifest)
+            except OSError:
+                pass  # a full disk keeps the previous run file (written atomically), which says running
+        if isinstance(err, OSError):
+            raise _storage_error(err, out, kept) from None
         raise
     report.seconds = time.perf_counter() - t0
     execution.update(finished=_now(), seconds=round(report.seconds, 3), chunks_written=report.chunks_written)

@@ -104,10 +104,6 @@ def temp_name(path: Path) -> Path:
     return path.with_name(f"{TEMP_PREFIX}{path.name}.{uuid.uuid4().hex[:8]}{TEMP_SUFFIX}")
 
 
-def is_temp(path: Path) -> bool:
-    return path.name.startswith(TEMP_PREFIX) and path.name.endswith(TEMP_SUFFIX)
-
-
 def write_atomic(path: str | os.PathLike, data, *, fsync: bool = True) -> None:
     """Write ``data`` (bytes-like) to ``path`` so that ``path`` either does not exist or holds all of it."""
     path = Path(path)

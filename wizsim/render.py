@@ -13,12 +13,13 @@ import click
 import numpy as np
 
 from wizsim.policies import policy_entry
+from wizsim.stats import json_safe
 
 
 def render(result, as_json: bool = False) -> str:
     """``result`` as one JSON object (``to_dict()``) or as the text a person reads."""
     if as_json:
-        return json.dumps(result.to_dict(), indent=2, allow_nan=True)
+        return json.dumps(json_safe(result.to_dict()), indent=2, allow_nan=False)
     return TEXT_RENDERERS[type(result).__name__](result)
 
 
@@ -55,7 +56,8 @@ def render_summary(s) -> str:
             lines.append(f"{i + 1:>6}  {s.mean_total_by_player[i]:>10.1f}  {s.win_share_by_player[i]:>9.1%}")
     lines += [
         "",
-        f"no-trump share (rounds with a turn-up): {s.no_trump_share:.4f}",
+        "no-trump share (rounds with a turn-up): "
+        + ("n/a, last round" if s.no_trump_share != s.no_trump_share else f"{s.no_trump_share:.4f}"),
         f"{s.rounds_per_second:,.0f} rounds/s, {s.card_plays_per_second:,.0f} card plays/s ({s.seconds:.2f} s)",
     ]
     return "\n".join(lines)

@@ -44,6 +44,7 @@ from wizsim.dataset.folder import MANIFEST, check_file, remove_owned, survey
 from wizsim.dataset.lock import writer_lock
 from wizsim.dataset.spec import RunSpec, make_spec
 from wizsim.io.parquet import DatasetError, write_atomic
+from wizsim.stats import json_safe
 
 WRITERS = 2
 
@@ -76,8 +77,8 @@ class RunReport:
 
     def to_dict(self) -> dict:
         rate = self.units_per_second
-        return {**asdict(self), "units_per_second": rate, "rounds_per_second": rate * self.rounds_per_unit,
-                "card_plays_per_second": rate * self.card_plays_per_unit}
+        return json_safe({**asdict(self), "units_per_second": rate, "rounds_per_second": rate * self.rounds_per_unit,
+                          "card_plays_per_second": rate * self.card_plays_per_unit})
 
 
 def _now() -> str:

@@ -12,6 +12,7 @@ import numpy as np
 
 from wizsim.sim.driver import simulate_games, simulate_rounds
 from wizsim.sim.plan import make_plan
+from wizsim.stats import json_safe
 
 
 @dataclass
@@ -47,7 +48,7 @@ class Summary:
         out = asdict(self)
         out["rounds_per_second"] = self.rounds_per_second
         out["card_plays_per_second"] = self.card_plays_per_second
-        return out
+        return json_safe(out)  # the last round has no no-trump share: null, not NaN
 
 
 class _Sums:

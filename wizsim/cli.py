@@ -10,6 +10,7 @@ import contextlib
 import functools
 import signal
 import sys
+import time
 
 import click
 
@@ -24,12 +25,20 @@ from wizsim.config import (
     MAX_PLAYERS,
     MAX_SEED,
     MIN_PLAYERS,
+    n_game_rounds,
 )
-from wizsim.policies import DEFAULT_POLICY
+from wizsim.policies import DEFAULT_POLICY, policy_names
 from wizsim.sim.plan import GAME_CHUNK, ROUND_CHUNK
 from wizsim.web import DEFAULT_HOST, DEFAULT_PORT
 
 EXIT_HELP = "\b\nExit status: 0 success, 2 bad input, 1 unexpected failure."
+POLICY_NAMES = ", ".join(policy_names())
+ROUND_SIZES = ", ".join(f"1..{n_game_rounds(p)} with {p} players" for p in range(MIN_PLAYERS, MAX_PLAYERS + 1))
+
+
+def epilog(example: str) -> str:
+    """The end of a command's --help: one example to copy, and the exit codes."""
+    return f"\b\nExample:\n  {example}\n\n{EXIT_HELP}"
 
 
 class CardsParam(click.ParamType):
@@ -106,16 +115,49 @@ def sigterm_as_interrupt():
         signal.signal(signal.SIGTERM, previous)
 
 
+PROGRESS_SECONDS = 5.0  # without a terminal: one progress line this often (none for a shorter run)
+
+
+class PlainProgress:
+    """Progress for a log (stderr not a terminal, where a tqdm bar would be a mess of carriage
+    returns): a plain line every ``PROGRESS_SECONDS``, so a long run shows it is alive."""
+
+    def __init__(self, total: int, unit: str):
+        self.total, self.unit, self.done = total, unit, 0
+        self.start = self.last = time.monotonic()
+
+    def update(self, k: int) -> None:
+        self.done += k
+        now = time.monotonic()
+        if now - self.last < PROGRESS_SECONDS or self.done >= self.total:
+            return
+        self.last = now
+        rate = self.done / max(now - self.start, 1e-9)
+        left = (self.total - self.done) / rate if rate > 0 else float("inf")
+        click.echo(f"wizsim: {self.done:,} of {self.total:,} {self.unit}s ({self.done / self.total:.0%}), "
+                   f"{rate:,.0f} {self.unit}s/s, about {left:,.0f} s left", err=True)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+
 def progress_bar(total: int, unit: str, enabled: bool | None = None):
-    """A tqdm bar on stderr with rate and ETA; off when stderr is not a terminal (unless forced)."""
+    """A tqdm bar on stderr with rate and ETA on a terminal; a plain line every few seconds otherwise."""
     from tqdm import tqdm
 
     if enabled is None:
         enabled = sys.stderr.isatty()
-    return tqdm(total=total, unit=unit, unit_scale=True, file=sys.stderr, disable=not enabled, dynamic_ncols=True)
+    if not enabled:
+        return PlainProgress(total, unit)
+    return tqdm(total=total, unit=unit, unit_scale=True, file=sys.stderr, dynamic_ncols=True)
 
 
-@click.group(epilog=EXIT_HELP)
+@click.group(epilog=f"\b\nExamples:\n  wizsim simulate --players 4 --round 15 --rounds 1000000 --seed 7\n"
+                    f"  wizsim advise --hand \"W,AS,3H\" --trump S --seat 2 --bids 1\n"
+                    f"  wizsim tournament --players 4 --policies heuristic,random --games 20000\n\n{EXIT_HELP}")
 @click.version_option(package_name="wizsim")
 def main():
     """wizsim: simulate the card game Wizard, advise bids, compare strategies."""
@@ -126,13 +168,15 @@ SEED = click.IntRange(0, MAX_SEED)
 COUNT = click.IntRange(min=1)
 
 
-@main.command(epilog=EXIT_HELP)
+@main.command(epilog=epilog("wizsim simulate --players 4 --round 15 --rounds 1000000 --seed 7 --policy heuristic"))
 @click.option("--players", type=PLAYERS, default=DEFAULT_PLAYERS, show_default=True, help="Players at the table.")
-@click.option("--round", "round_size", type=int, default=None, help="Cards per player (one size per run).")
+@click.option("--round", "round_size", type=int, default=None,
+              help=f"Cards per player (one size per run): {ROUND_SIZES}.")
 @click.option("--rounds", type=COUNT, default=None, show_default=str(DEFAULT_ROUNDS), help="How many rounds.")
 @click.option("--games", type=COUNT, default=None, help="Play this many whole games instead.")
-@click.option("--policy", default=None, show_default=DEFAULT_POLICY, help="Policy for every seat.")
-@click.option("--policies", default=None, help="Comma list, one policy per seat (per player with --games); a shorter list repeats to fill the table.")
+@click.option("--policy", default=None, show_default=DEFAULT_POLICY, help=f"Policy for every seat: {POLICY_NAMES}.")
+@click.option("--policies", default=None, help=f"Comma list, one policy per seat (per player with --games) of "
+              f"{POLICY_NAMES}; a shorter list repeats to fill the table.")
 @click.option("--hook", is_flag=True, help="Hook variant: the bids may not add up to the round size.")
 @click.option("--seed", type=SEED, default=DEFAULT_SEED, show_default=True, help="Run seed.")
 @click.option("--threads", type=COUNT, default=None, show_default="all cores", help="Threads.")
@@ -199,17 +243,18 @@ def simulate(players, round_size, rounds, games, policy, policies, hook, seed, t
     echo(result, as_json)
 
 
-@main.command(epilog=EXIT_HELP)
-@click.option("--hand", type=HandType(), required=True, help='Your cards, e.g. "W,AS,3H" (W Wizard, J Jester, JS the Jack).')
+@main.command(epilog=epilog('wizsim advise --hand "W,AS,3H" --trump S --seat 2 --bids 1'))
+@click.option("--hand", type=HandType(), required=True,
+              help=f'Your cards, e.g. "W,AS,3H" (W Wizard, J Jester, JS the Jack): {ROUND_SIZES}.')
 @click.option("--trump", type=TrumpType(), default=None, help="Trump: S, H, D, C or none (implied by --trump-card).")
-@click.option("--seat", type=int, required=True, help="Your seat: 1 bids first, the last seat deals.")
+@click.option("--seat", type=int, required=True, help="Your seat, 1..players: 1 bids first, the last seat deals.")
 @click.option("--players", type=PLAYERS, default=DEFAULT_PLAYERS, show_default=True, help="Players at the table.")
-@click.option("--bids", default=None, help='Bids already made by seats 1..seat-1, e.g. "1,0".')
+@click.option("--bids", default=None, help='Bids already made by seats 1..seat-1 (each 0..the round size), e.g. "1,0".')
 @click.option("--hook", is_flag=True, help="Hook variant: the dealer may not bid so that the bids add up to the round size.")
 @click.option("--trump-card", default=None, help="The turned-up card, when you know it (a W: --trump is the dealer's suit).")
 @click.option("--samples", type=COUNT, default=None, show_default="until the best bid is clear", help="Deals to simulate.")
 @click.option("--seed", type=SEED, default=None, help="Seed, for a reproducible answer.")
-@click.option("--policy", default=None, show_default=DEFAULT_OPPONENTS, help="The opponents' policy.")
+@click.option("--policy", default=None, show_default=DEFAULT_OPPONENTS, help=f"The opponents' policy: {POLICY_NAMES}.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the table.")
 @bad_input_is_usage_error
 def advise(hand, trump, seat, players, bids, hook, trump_card, samples, seed, policy, as_json):
@@ -225,9 +270,11 @@ def advise(hand, trump, seat, players, bids, hook, trump_card, samples, seed, po
                     seed=seed, policy=policy), as_json)
 
 
-@main.command(epilog=EXIT_HELP)
+@main.command(epilog=epilog("wizsim tournament --players 4 --policies heuristic,random --games 20000 --seed 1"))
 @click.option("--players", type=PLAYERS, default=DEFAULT_PLAYERS, show_default=True, help="Players at the table.")
-@click.option("--policies", required=True, help="Comma list, one policy per player (repeats allowed), e.g. heuristic,random,random,random; a shorter list repeats to fill the table (heuristic,random = heuristic,random,heuristic,random).")
+@click.option("--policies", required=True, help=f"Comma list, one policy per player (repeats allowed) of {POLICY_NAMES}, "
+              "e.g. heuristic,random,random,random; a shorter list repeats to fill the table (heuristic,random = "
+              "heuristic,random,heuristic,random).")
 @click.option("--games", type=COUNT, default=DEFAULT_TOURNAMENT_GAMES, show_default=True,
               help="Games in all, counting every rotation of the policies (rounded up to whole deals).")
 @click.option("--seed", type=SEED, default=DEFAULT_SEED, show_default=True, help="Run seed.")
@@ -246,7 +293,7 @@ def tournament(players, policies, games, seed, hook, threads, as_json):
     echo(result, as_json)
 
 
-@main.command(epilog=EXIT_HELP)
+@main.command(epilog=epilog("wizsim serve --port 8000   (then open http://127.0.0.1:8000 in a browser)"))
 @click.option("--host", default=DEFAULT_HOST, show_default=True,
               help="Address to listen on (the default answers this machine only).")
 @click.option("--port", type=click.IntRange(0, 65535), default=DEFAULT_PORT, show_default=True,

@@ -23,25 +23,32 @@ def render(result, as_json: bool = False) -> str:
     return TEXT_RENDERERS[type(result).__name__](result)
 
 
+def plural(n: int, word: str, words: str | None = None) -> str:
+    """``n`` and the noun agreeing with it: ``1 game``, ``2 games``, ``1,000 rounds``."""
+    return f"{n:,} {word if n == 1 else (words or word + 's')}"
+
+
 def render_dataset_report(rep) -> str:
-    done = (f"wrote {rep.chunks_written} of {rep.chunks} chunks ({rep.units_written:,} {rep.unit}s, "
-            f"{rep.files_written} files, {rep.bytes_written / 1e6:,.1f} MB) in {rep.seconds:.2f} s, "
-            f"{rep.units_per_second:,.0f} {rep.unit}s/s")
+    rate = "" if rep.units_per_second != rep.units_per_second else f", {rep.units_per_second:,.0f} {rep.unit}s/s"
+    done = (f"wrote {rep.chunks_written} of {plural(rep.chunks, 'chunk')} ({plural(rep.units_written, rep.unit)}, "
+            f"{plural(rep.files_written, 'file')}, {rep.bytes_written / 1e6:,.1f} MB) in {rep.seconds:.2f} s{rate}")
     lines = [f"dataset {rep.out} (run {rep.run_id}): {done}"]
     if rep.recovered:
         lines.append("the run file _wizsim_run.json was lost: recovered the run from its files' own metadata")
     if rep.chunks_skipped:
-        lines.append(f"{rep.chunks_skipped} chunks were already complete and verified (resumed)")
+        lines.append(f"{plural(rep.chunks_skipped, 'chunk was', 'chunks were')} already complete and verified "
+                     f"(resumed)")
     if rep.chunks_rewritten:
         n, files = len(rep.chunks_rewritten), rep.rewritten
         listed = "; ".join(files[:3]) + (f"; and {len(files) - 3} more" if len(files) > 3 else "")
-        lines.append(f"rewrote {n} damaged chunk{'s' if n > 1 else ''}: {listed}")
+        lines.append(f"rewrote {plural(n, 'damaged chunk')}: {listed}")
     lines.append(f"re-create with: {rep.command}")
     return "\n".join(lines)
 
 
 def render_summary(s) -> str:
-    what = f"{s.games:,} games ({s.rounds:,} rounds)" if s.mode == "games" else f"{s.rounds:,} rounds of {s.round} cards"
+    what = (f"{plural(s.games, 'game')} ({plural(s.rounds, 'round')})" if s.mode == "games"
+            else f"{plural(s.rounds, 'round')} of {plural(s.round, 'card')}")
     lines = [
         f"{what}, {s.players} players, policies {','.join(s.policies)}, hook {'on' if s.hook else 'off'}, seed {s.seed}",
         "",
@@ -66,7 +73,7 @@ def render_summary(s) -> str:
 def render_tournament(res) -> str:
     """The result tables a person reads: one line per policy, then bid accuracy by round size."""
     lines = [
-        f"{res.n_games:,} games ({res.n_deals:,} deals x {res.rotations} rotation{'s' if res.rotations > 1 else ''}), "
+        f"{plural(res.n_games, 'game')} ({plural(res.n_deals, 'deal')} x {plural(res.rotations, 'rotation')}), "
         f"{res.players} players, table {','.join(res.policies)}, hook {'on' if res.hook else 'off'}, seed {res.seed}",
         "",
         f"{'policy':<12} {'seats':>5} {'mean score':>10} {'95% interval':>19} {'win rate':>8} {'exact bid':>9} {'|bid-tricks|':>12}",

@@ -19,7 +19,7 @@ import pyarrow as pa
 import pyarrow.dataset as ds
 
 from wizsim.cards import format_masks, shorten
-from wizsim.dataset.run import MANIFEST
+from wizsim.dataset.folder import MANIFEST
 from wizsim.io.parquet import DatasetError, open_dataset
 from wizsim.io.schema import KEY_RUN
 

@@ -16,8 +16,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import platform
 import statistics
 import sys
 import time
@@ -25,6 +23,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import httpx
+from run import machine  # benchmarks/run.py: the machine's details, recorded the same way in every result
 
 from wizsim.web.harness import served
 
@@ -81,17 +80,6 @@ def concurrent(url: str, clients: int, per_client: int, reference: dict) -> dict
             "answers_differing_from_sequential": sum(1 for _, s, ok in runs if s == 200 and not ok),
             "wall_s": wall, "requests_per_s": len(runs) / wall, "median_s": statistics.median(times),
             "p95_s": percentile(times, 95)}
-
-
-def machine() -> dict:
-    import numba
-
-    import wizsim
-
-    return {"python": platform.python_version(), "platform": platform.platform(), "cpu_count": os.cpu_count(),
-            "processor": platform.processor() or platform.machine(), "numba": numba.__version__,
-            "wizsim": wizsim.__version__, "load_average": os.getloadavg(),
-            "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
 
 
 def main() -> None:

@@ -242,3 +242,40 @@ def test_every_players_bid_asks_for_play_advice(client):
     want = wizsim.advise_play("AS,KH", "S", 2, bids="1,0,1,0", played="5H", samples=200, seed=1)
     assert res.json() == want.to_dict()
     assert res.json()["phase"] == "play"
+
+
+def test_a_long_answer_neither_blocks_the_server_nor_queues_forever(monkeypatch):
+    """Answers run in worker threads, ``workers`` at once: meanwhile the health check answers at once,
+    and a request that cannot start within the queue's wait gets a 503 naming it."""
+    import threading
+    import time
+
+    from fastapi.testclient import TestClient
+
+    import wizsim.web.app as web_app
+
+    release = threading.Event()
+    started = threading.Event()
+
+    def slow_answer(fields):  # stands in for a long simulation: the web layer's queue is what is tested
+        started.set()
+        release.wait(10)
+        return {"ok": True}
+
+    monkeypatch.setattr(web_app, "answer", slow_answer)
+    monkeypatch.setattr(web_app, "QUEUE_WAIT_S", 0.3)
+    with TestClient(create_app(workers=1)) as c:
+        first = {}
+        worker = threading.Thread(target=lambda: first.setdefault("res", post(c, EXAMPLE)))
+        worker.start()
+        assert started.wait(10)
+        t0 = time.perf_counter()
+        health = c.get("/api/health")
+        assert health.status_code == 200 and health.json()["busy"] == 1
+        assert time.perf_counter() - t0 < 1.0
+        second = post(c, EXAMPLE)
+        assert second.status_code == 503
+        assert second.json()["detail"] == "the server is busy: no answer could start within 0.3 s"
+        release.set()
+        worker.join(10)
+        assert first["res"].status_code == 200 and first["res"].json() == {"ok": True}

@@ -131,7 +131,7 @@ def create_app(workers: int = 1) -> FastAPI:
             with anyio.fail_after(QUEUE_WAIT_S):
                 await limiter.acquire()
         except TimeoutError:
-            return JSONResponse({"detail": f"the server is busy: no answer could start within {QUEUE_WAIT_S:.0f} s"},
+            return JSONResponse({"detail": f"the server is busy: no answer could start within {QUEUE_WAIT_S:g} s"},
                                 status_code=503)
         try:
             result = await anyio.to_thread.run_sync(answer, fields)

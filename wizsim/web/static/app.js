@@ -116,51 +116,39 @@ function segmented(container, options, isOn, onPick) {
   }));
 }
 
+function tile(tok, rankText, symText, cls, symCls) {
+  const b = button("", null, () => tapCard(tok), cls);
+  b.dataset.card = tok;
+  const rank = document.createElement("span");
+  rank.className = "rank";
+  rank.textContent = rankText;
+  const sym = document.createElement("span");
+  sym.className = symCls;
+  sym.textContent = symText;
+  sym.setAttribute("aria-hidden", "true");
+  const badge = document.createElement("span");
+  badge.className = "badge";
+  b.append(rank, sym, badge);
+  return b;
+}
+
+function group(cls, label, tiles) {
+  const g = document.createElement("div");
+  g.className = cls;
+  g.setAttribute("role", "group");
+  g.setAttribute("aria-label", label);
+  g.append(...tiles);
+  return g;
+}
+
 function buildDeck() {
   const deck = $("deck");
   for (const [s, symbol, name] of SUITS) {
-    const group = document.createElement("div");
-    group.className = `suit suit-${s}`;
-    group.setAttribute("role", "group");
-    group.setAttribute("aria-label", name);
-    for (const r of RANKS) {
-      const tok = r + s;
-      const b = button("", null, () => tapCard(tok), `tile suit-${s}`);
-      b.dataset.card = tok;
-      const rank = document.createElement("span");
-      rank.className = "rank";
-      rank.textContent = r === "T" ? "10" : r;
-      const sym = document.createElement("span");
-      sym.className = "sym";
-      sym.textContent = symbol;
-      sym.setAttribute("aria-hidden", "true");
-      const badge = document.createElement("span");
-      badge.className = "badge";
-      b.append(rank, sym, badge);
-      group.append(b);
-    }
-    deck.append(group);
+    deck.append(group(`suit suit-${s}`, name, RANKS.map((r) =>
+      tile(r + s, r === "T" ? "10" : r, symbol, `tile suit-${s}`, "sym"))));
   }
-  const specials = document.createElement("div");
-  specials.className = "suit specials";
-  specials.setAttribute("role", "group");
-  specials.setAttribute("aria-label", "Wizards and Jesters (tap up to four times)");
-  for (const [tok, name] of SPECIALS) {
-    const b = button("", null, () => tapCard(tok), "tile special");
-    b.dataset.card = tok;
-    const rank = document.createElement("span");
-    rank.className = "rank";
-    rank.textContent = tok;
-    const word = document.createElement("span");
-    word.className = "sym word";
-    word.textContent = name;
-    word.setAttribute("aria-hidden", "true");
-    const badge = document.createElement("span");
-    badge.className = "badge";
-    b.append(rank, word, badge);
-    specials.append(b);
-  }
-  deck.append(specials);
+  deck.append(group("suit specials", "Wizards and Jesters (tap up to four times)",
+    SPECIALS.map(([tok, name]) => tile(tok, tok, name, "tile special", "sym word"))));
 }
 
 function renderDeck() {

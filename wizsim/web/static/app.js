@@ -419,6 +419,11 @@ function showPlay(a) {
   $("best-card").textContent = cardShown(a.best_card);
   $("best-card").dataset.card = a.best_card;
   $("card-why").textContent = best ? `makes your bid ${pct(best.p_make)} of the time, expected score ${signed(best.ev)}` : "";
+  const taken = Array.isArray(a.tricks_taken) ? a.tricks_taken : [];
+  $("tricks-so-far").textContent = taken.length
+    ? "Tricks so far: " + taken.map((t, i) => `seat ${i + 1}${i + 1 === a.seat ? " (you)" : ""} ${t}`).join(", ")
+      + (Array.isArray(a.bids) ? `; bids ${a.bids.join(", ")}` : "")
+    : "";
   const exact = a.method === "exact";
   $("play-table").querySelector("tbody").replaceChildren(...a.table.map((row) => {
     const tr = document.createElement("tr");

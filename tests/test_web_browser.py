@@ -74,6 +74,8 @@ def test_readme_example_by_tapping_equals_the_cli(page):
     assert int(method.get_attribute("data-samples")) == want["samples"]
     assert method.get_attribute("data-method") == want["method"]
     assert f"{want['samples']:,}" in method.text
+    close = page.find_element("id", "close-call")
+    assert close.is_displayed() == (len(want["close_call"] or []) > 1)
     best = page.find_element("css selector", "#bid-table tr.best")
     assert int(best.get_attribute("data-bid")) == want["best_bid"]
     # the distribution drawn is the recommended bid's, one bar per trick count 0..r
@@ -154,3 +156,14 @@ def test_eight_concurrent_clients_get_the_same_answers(server):
             results = list(pool.map(one, bodies))
     assert [r.status_code for r in results] == [200] * 8
     assert [r.json() for r in results] == alone * 2
+
+
+def test_a_close_call_is_said(page):
+    tap_question(page, hand=["AS", "KH"], trump="S", seat=2, seed=9, samples=200)
+    ask_and_wait(page)
+    want = cli_json("--hand", "AS,KH", "--trump", "S", "--seat", "2", "--seed", "9", "--samples", "200")
+    assert len(want["close_call"]) > 1  # the case is chosen to be one
+    close = page.find_element("id", "close-call")
+    assert close.is_displayed() and f"bids {', '.join(map(str, want['close_call']))}" in close.text
+    marked = [int(tr.get_attribute("data-bid")) for tr in page.find_elements("css selector", "#bid-table tr.close")]
+    assert marked == want["close_call"]

@@ -1,7 +1,7 @@
 """The JSON API's contract: a request is the CLI options by name, the answer the CLI's ``--json`` object.
 
 ``answer(fields)`` makes the same library call as ``wizsim advise`` (bid advice, or play advice when
-``bids`` holds every player's bid: CONTRACT.md's rule) and returns ``Advice.to_dict()`` plus one extra
+``bids`` holds every player's bid, the CLI's rule) and returns ``Advice.to_dict()`` plus one extra
 key, ``p_tricks`` (bid advice: row b is the distribution of tricks when bidding b, the page's bar
 charts). Every check of the question is the library's, so a bad request gets the library's one-line
 message; this module adds only the server's own bounds, which keep one request from holding the
@@ -136,7 +136,7 @@ def check_bounds(fields: dict) -> None:
 
 
 def is_play_question(fields: dict) -> bool:
-    """CONTRACT.md's rule: ``bids`` holding every player's bid (exactly ``players``) asks for play advice."""
+    """The CLI's rule: ``bids`` holding every player's bid (exactly ``players``) asks for play advice."""
     from wizsim.advisor.question import parse_bids
 
     bids = parse_bids(fields.get("bids"))

@@ -385,12 +385,17 @@ function showBid(a) {
   const best = a.table[a.best_bid];
   $("best-bid").textContent = String(a.best_bid);
   $("best-why").textContent = `makes it ${pct(best.p_exact)} of the time, expected score ${signed(best.ev)}`;
+  const close = Array.isArray(a.close_call) ? a.close_call : [];
+  $("close-call").hidden = close.length < 2;
+  $("close-call").textContent = close.length < 2 ? "" : `A close call: bids ${close.join(", ")} are within the `
+    + "precision reached of each other; more deals (More options) can tell them apart.";
   const exact = a.method === "exact";
   $("bid-table").querySelector("tbody").replaceChildren(...a.table.map((row) => {
     const tr = document.createElement("tr");
     tr.dataset.bid = String(row.bid);
     tr.dataset.allowed = String(row.allowed);
     if (row.bid === a.best_bid) tr.classList.add("best");
+    if (close.length > 1 && close.includes(row.bid)) tr.classList.add("close");
     if (!row.allowed) tr.classList.add("forbidden");
     const th = document.createElement("th");
     th.scope = "row";

@@ -77,13 +77,7 @@ class Question:
     @property
     def turn_up_pool(self) -> int:
         """The cards the turned-up card may be (0 in the last round: nothing is turned up)."""
-        if self.last_round:
-            return 0
-        if self.trump_card is not None:
-            return 1 << self.trump_card
-        if self.trump == NO_TRUMP:
-            return int(JESTER_MASK) & ~self.hand_mask
-        return int(SUIT_MASKS[self.trump]) & ~self.hand_mask
+        return turn_up_pool(self.trump, self.trump_card, self.hand_mask, self.last_round)
 
     @property
     def unknown_mask(self) -> int:
@@ -114,6 +108,19 @@ class Question:
             "earlier_bids": None if self.earlier_bids is None else list(self.earlier_bids),
             "hook": self.hook,
         }
+
+
+def turn_up_pool(trump: int, trump_card: int | None, seen_mask: int, last_round: bool) -> int:
+    """The cards the turned-up card may be, for a player who has seen ``seen_mask``: that card when
+    given, else the unseen cards of the trump suit (the unseen Jesters for no trump); 0 in the last
+    round, when nothing is turned up."""
+    if last_round:
+        return 0
+    if trump_card is not None:
+        return 1 << trump_card
+    if trump == NO_TRUMP:
+        return int(JESTER_MASK) & ~seen_mask
+    return int(SUIT_MASKS[trump]) & ~seen_mask
 
 
 def _int_option(value, name: str) -> int:
@@ -166,8 +173,30 @@ def make_question(hand, trump, seat, players=4, *, bids=None, hook=False, trump_
     if r > max_r:
         raise AdviceError(f"{r} cards is too many for {players} players: rounds have at most {max_r} cards each")
     hand_ids = tuple(int(c) for c in ids)
-    last_round = bool(is_last_round(players, r))
+    trump_code, card = resolve_trump(trump, trump_card, hand_ids, players, r)
 
+    earlier = parse_bids(bids)
+    if earlier is not None:
+        if len(earlier) != seat - 1:
+            raise AdviceError(f"seat {seat} hears {seat - 1} earlier bid{'s' if seat != 2 else ''} "
+                              f"(seats 1..{seat - 1}), got {len(earlier)}" if seat > 1 else
+                              f"seat 1 bids first: there are no earlier bids, got {len(earlier)}")
+        for i, b in enumerate(earlier):
+            if not 0 <= b <= r:
+                raise AdviceError(f"bids: the bid of seat {i + 1} is {shorten(b, 20)}: bids are 0..{r} in a round of {r} "
+                                  f"card{'s' if r != 1 else ''}")
+    if hook and seat == players and earlier is None:
+        raise AdviceError(f"with the hook the dealer (seat {players}) needs the earlier bids (--bids, "
+                          f"{players - 1} of them) to know the forbidden bid")
+    return Question(hand_ids, players, seat, trump_code, card, earlier, bool(hook), policy, player_policy)
+
+
+def resolve_trump(trump, trump_card, seen_ids, players: int, r: int, seen: str = "the hand") -> tuple[int, int | None]:
+    """The trump code -1..3 and the turned-up card's id (or None) from ``trump`` and ``trump_card``
+    (see the module docstring), checked against the cards the player has seen (``seen_ids``, named
+    ``seen`` in messages): a turned-up Wizard or Jester takes the next id of its kind not among them."""
+    seen_ids = tuple(int(c) for c in seen_ids)
+    last_round = bool(is_last_round(players, r))
     trump_code = None
     if trump is not None and not (isinstance(trump, str) and not trump.strip()):
         try:
@@ -193,16 +222,16 @@ def make_question(hand, trump, seat, players=4, *, bids=None, hook=False, trump_
             raise AdviceError(f"trump card: give one turned-up card, got {len(got)} ({shorten(repr(trump_card))})")
         card = int(got[0])
         if card >= FIRST_WIZARD:
-            # the four Wizards (Jesters) are interchangeable: the turned-up one is one not in the hand
+            # the four Wizards (Jesters) are interchangeable: the turned-up one is one not seen
             first = FIRST_WIZARD if card < FIRST_JESTER else FIRST_JESTER
-            free = [c for c in range(first, first + 4) if c not in hand_ids]
+            free = [c for c in range(first, first + 4) if c not in seen_ids]
             if not free:
                 kind = "Wizards" if first == FIRST_WIZARD else "Jesters"
                 raise AdviceError(f"the trump card {format_card(card)} cannot be turned up: all four {kind} are "
-                                  f"in the hand")
+                                  f"in {seen}")
             card = free[0]
-        if card in hand_ids:
-            raise AdviceError(f"the trump card {format_card(card)} is also in the hand: a card is in the deck once")
+        if card in seen_ids:
+            raise AdviceError(f"the trump card {format_card(card)} is also in {seen}: a card is in the deck once")
         if FIRST_WIZARD <= card < FIRST_JESTER:
             if trump_code is None:
                 raise AdviceError("a Wizard was turned up: give --trump, the suit the dealer named")
@@ -223,26 +252,12 @@ def make_question(hand, trump, seat, players=4, *, bids=None, hook=False, trump_
         raise AdviceError(f"round {r} with {players} players is the last round: nothing is turned up and there "
                           f"is no trump, so trump {format_trump(trump_code)} is impossible")
 
-    mask = cards_to_mask(hand_ids)
+    mask = cards_to_mask(seen_ids)
     if card is None and not last_round:
         if trump_code == NO_TRUMP and not (int(JESTER_MASK) & ~mask):
             raise AdviceError("no trump before the last round means a Jester was turned up, "
-                              "but all four Jesters are in the hand")
+                              f"but all four Jesters are in {seen}")
         if trump_code >= 0 and not (int(SUIT_MASKS[trump_code]) & ~mask):
             raise AdviceError(f"trump {format_trump(trump_code)} means a card of that suit was turned up, "
-                              f"but the hand holds all of them")
-
-    earlier = parse_bids(bids)
-    if earlier is not None:
-        if len(earlier) != seat - 1:
-            raise AdviceError(f"seat {seat} hears {seat - 1} earlier bid{'s' if seat != 2 else ''} "
-                              f"(seats 1..{seat - 1}), got {len(earlier)}" if seat > 1 else
-                              f"seat 1 bids first: there are no earlier bids, got {len(earlier)}")
-        for i, b in enumerate(earlier):
-            if not 0 <= b <= r:
-                raise AdviceError(f"bids: the bid of seat {i + 1} is {shorten(b, 20)}: bids are 0..{r} in a round of {r} "
-                                  f"card{'s' if r != 1 else ''}")
-    if hook and seat == players and earlier is None:
-        raise AdviceError(f"with the hook the dealer (seat {players}) needs the earlier bids (--bids, "
-                          f"{players - 1} of them) to know the forbidden bid")
-    return Question(hand_ids, players, seat, trump_code, card, earlier, bool(hook), policy, player_policy)
+                              f"but all of them are in {seen}")
+    return trump_code, card

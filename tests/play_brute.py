@@ -1,0 +1,186 @@
+"""Brute-force play advice from the reference twins only, for the tests to compare against.
+
+Written from RULES.md and the twins (``rules.reference.Trick``, ``policies.heuristic_reference``), not
+from ``wizsim.advisor.play``: every deal of the unseen cards to the other seats (and of the turned-up
+card when only its suit is known) is listed with ``itertools`` and filtered afterwards by the voids
+shown and by the heard bids (each opponent's heuristic twin, shown its whole hand, must bid what was
+heard), then every legal card is played out with the heuristic twin in every seat.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+from wizsim.cards import N_CARDS, SUIT_MASKS, card_suit
+from wizsim.policies.heuristic import DEFAULT_BID_SHIFT
+from wizsim.policies.heuristic_values import VALUES
+from wizsim.policies.reference import heuristic_bid, heuristic_card, heuristic_trump_choices
+from wizsim.rules.reference import Trick, score_round
+
+PARAMS = [DEFAULT_BID_SHIFT]
+
+
+def cards_of(mask: int) -> list[int]:
+    return [c for c in range(N_CARDS) if mask >> c & 1]
+
+
+def bids_heard(q, hands: dict[int, set[int]]) -> float:
+    """The chance of what was heard: 0 unless each opponent's heuristic twin, holding its cards now plus
+    those it played, bids what was heard; a dealer who named the trump on a turned-up Wizard names
+    each of its tied best suits equally often."""
+    dealer = q.players - 1
+    for s in range(q.players):
+        if s == q.me:
+            continue
+        whole = sorted(hands[s] | set(cards_of(q.seat_played[s])))
+        forbidden = -1
+        if q.hook and s == dealer:
+            left = q.r - sum(q.bids[:-1])
+            forbidden = left if 0 <= left <= q.r else -1
+        if heuristic_bid(PARAMS, VALUES, s, q.players, q.r, whole, q.trump, list(q.bids), forbidden) != q.bids[s]:
+            return 0.0
+    if q.trump_card is not None and 52 <= q.trump_card < 56 and q.me != dealer:
+        whole = sorted(hands[dealer] | set(cards_of(q.seat_played[dealer])))
+        choices = heuristic_trump_choices(PARAMS, VALUES, q.players, q.r, whole)
+        return 1 / len(choices) if q.trump in choices else 0.0
+    return 1.0
+
+
+def deals(q):
+    """Every (turn_up, {seat: hand}) consistent with the counts and voids, each once."""
+    others = [s for s in range(q.players) if s != q.me]
+    if q.last_round:
+        turn_ups = [-1]
+    elif q.trump_card is not None:
+        turn_ups = [q.trump_card]
+    else:
+        turn_ups = [c for c in cards_of(q.turn_up_pool) if q.unseen_mask >> c & 1]
+    for t in turn_ups:
+        pool = [c for c in cards_of(q.unseen_mask) if c != t]
+        for hands in _split(pool, [q.held_counts[s] for s in others]):
+            ok = all(not any(q.voids[s] >> suit & 1 and int(SUIT_MASKS[suit]) >> c & 1 for suit in range(4)
+                             for c in h) for s, h in zip(others, hands, strict=True))
+            if ok:
+                yield t, dict(zip(others, (set(h) for h in hands), strict=True))
+
+
+def _split(pool, counts):
+    if not counts:
+        yield []
+        return
+    for combo in itertools.combinations(pool, counts[0]):
+        rest = [c for c in pool if c not in combo]
+        for tail in _split(rest, counts[1:]):
+            yield [combo, *tail]
+
+
+def play_out(q, hands: dict[int, set[int]], turn_up: int, first: int) -> int:
+    """The player's tricks at the end of the round: it plays ``first`` now, then everyone plays the
+    heuristic twin; every rule from ``rules.reference.Trick``."""
+    hands = {s: set(h) for s, h in hands.items()}
+    hands[q.me] = set(q.hand)
+    tricks = list(q.tricks)
+    played = list(q.played)
+    voids = [{suit for suit in range(4) if q.voids[s] >> suit & 1} for s in range(q.players)]
+    leader = q.leader
+    trick = Trick(trump=q.trump, cards=list(q.trick_cards))
+    while sum(tricks) < q.r:
+        while len(trick.cards) < q.players:
+            s = (leader + len(trick.cards)) % q.players
+            legal = [c for c in sorted(hands[s]) if trick.may_play(hands[s], c)]
+            if s == q.me and first is not None:
+                card, first = first, None
+                assert card in legal
+            else:
+                card = heuristic_card(s, q.players, sorted(hands[s]), legal, turn_up, q.trump,
+                                      q.bids[s] - tricks[s], played, list(trick.cards), voids)
+            led = trick.led
+            if led >= 0 and card_suit(card) >= 0 and card_suit(card) != led:
+                voids[s].add(led)
+            hands[s].remove(card)
+            played.append(card)
+            trick.cards.append(card)
+        winner = (leader + trick.winner()) % q.players
+        tricks[winner] += 1
+        leader = winner
+        trick = Trick(trump=q.trump)
+    return tricks[q.me]
+
+
+def brute_force(q):
+    """card -> (p_make, ev, expected_tricks, n_deals): the deals weighted by the chance of what was heard."""
+    got = {c: [] for c in (int(x) for x in q.legal_cards)}
+    weights = []
+    for turn_up, hands in deals(q):
+        w = bids_heard(q, hands)
+        if w == 0:
+            continue
+        weights.append(w)
+        for c in got:
+            got[c].append(play_out(q, hands, turn_up, c))
+    bid = q.bids[q.me]
+    out = {}
+    total = sum(weights)
+    for c, tricks in got.items():
+        out[c] = (sum(w * (t == bid) for w, t in zip(weights, tricks, strict=True)) / total,
+                  sum(w * score_round(bid, t) for w, t in zip(weights, tricks, strict=True)) / total,
+                  sum(w * t for w, t in zip(weights, tricks, strict=True)) / total, len(weights))
+    return out
+
+
+def random_state(players: int, r: int, seed: int, n_played: int, hook: bool = False, show_turn_up: bool = False,
+                 truth: dict | None = None):
+    """A realistic play-phase question: a random deal, the heuristic twin's bids and its first
+    ``n_played`` cards; returns advise_play's keyword arguments for the seat to play next (and fills
+    ``truth`` with the hidden hands, the tricks taken and the leader, when given)."""
+    import random
+
+    from wizsim.cards import format_card, format_cards, format_trump
+
+    rng = random.Random(seed)
+    deck = list(range(N_CARDS))
+    rng.shuffle(deck)
+    hands = [set(deck[s * r:(s + 1) * r]) for s in range(players)]
+    last = players * r == N_CARDS
+    turn_up = -1 if last else deck[players * r]
+    dealer = players - 1
+    if turn_up < 0 or turn_up >= 56:
+        trump = -1
+    elif turn_up >= 52:
+        trump = rng.choice(heuristic_trump_choices(PARAMS, VALUES, players, r, sorted(hands[dealer])))
+    else:
+        trump = card_suit(turn_up)
+    bids: list[int] = []
+    for s in range(players):
+        forbidden = -1
+        if hook and s == dealer and 0 <= r - sum(bids) <= r:
+            forbidden = r - sum(bids)
+        bids.append(heuristic_bid(PARAMS, VALUES, s, players, r, sorted(hands[s]), trump, bids + [-1] * (players - s),
+                                  forbidden))
+    tricks = [0] * players
+    played: list[int] = []
+    voids = [set() for _ in range(players)]
+    leader = 0
+    trick = Trick(trump=trump)
+    while len(played) < n_played:
+        s = (leader + len(trick.cards)) % players
+        legal = [c for c in sorted(hands[s]) if trick.may_play(hands[s], c)]
+        card = heuristic_card(s, players, sorted(hands[s]), legal, turn_up, trump, bids[s] - tricks[s], played,
+                              list(trick.cards), voids)
+        if trick.led >= 0 and card_suit(card) >= 0 and card_suit(card) != trick.led:
+            voids[s].add(trick.led)
+        hands[s].remove(card)
+        played.append(card)
+        trick.cards.append(card)
+        if len(trick.cards) == players:
+            leader = (leader + trick.winner()) % players
+            tricks[leader] += 1
+            trick = Trick(trump=trump)
+    me = (leader + len(trick.cards)) % players
+    if truth is not None:
+        truth.update(hands=[set(h) for h in hands], tricks=list(tricks), leader=leader, turn_up=turn_up)
+    out = dict(hand=format_cards(sorted(hands[me])), trump=format_trump(trump), seat=me + 1, players=players,
+               bids=bids, played=format_cards(played) if played else "", hook=hook)
+    if show_turn_up and turn_up >= 0:
+        out["trump_card"] = format_card(turn_up)
+    return out

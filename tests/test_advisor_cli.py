@@ -101,7 +101,7 @@ def test_json_is_the_contract_shape():
     result = _run(BASE + ["--json", "--seed", "5", "--samples", "1500", "--bids", "1", "--trump-card", "7S"])
     assert result.exit_code == 0, result.output
     obj = json.loads(result.output)
-    assert list(obj) == ["hand", "players", "seat", "trump", "trump_card", "earlier_bids", "hook", "best_bid",
+    assert list(obj) == ["phase", "hand", "players", "seat", "trump", "trump_card", "earlier_bids", "hook", "best_bid",
                          "method", "samples", "table", "close_call"]  # close_call: issue 10 item 11
     assert obj["hand"] == "W,AS,3H" and obj["trump"] == "S" and obj["trump_card"] == "7S"
     assert obj["players"] == 4 and obj["seat"] == 2 and obj["earlier_bids"] == [1] and obj["hook"] is False

@@ -3,7 +3,7 @@
 Public API (see CONTRACT.md); everything else inside the package may change.
 """
 
-from wizsim.advisor import Advice, advise
+from wizsim.advisor import Advice, PlayAdvice, advise, advise_play
 from wizsim.cards import CardError, format_cards, parse_cards
 from wizsim.config import ConfigError, RulesConfig
 from wizsim.rules.api import legal_plays, score, trick_winner
@@ -16,10 +16,12 @@ __all__ = [
     "CardError",
     "ConfigError",
     "GameBatch",
+    "PlayAdvice",
     "RoundBatch",
     "RulesConfig",
     "__version__",
     "advise",
+    "advise_play",
     "format_cards",
     "legal_plays",
     "parse_cards",

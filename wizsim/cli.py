@@ -14,7 +14,7 @@ import time
 
 import click
 
-from wizsim.advisor.bid import DEFAULT_OPPONENTS
+from wizsim.advisor.bid import DEFAULT_OPPONENTS, PLAYER_POLICY
 from wizsim.cards import CardError, card_ids, parse_trump
 from wizsim.config import (
     DEFAULT_PLAYERS,
@@ -245,29 +245,54 @@ def simulate(players, round_size, rounds, games, policy, policies, hook, seed, t
 
 @main.command(epilog=epilog('wizsim advise --hand "W,AS,3H" --trump S --seat 2 --bids 1'))
 @click.option("--hand", type=HandType(), required=True,
-              help=f'Your cards, e.g. "W,AS,3H" (W Wizard, J Jester, JS the Jack): {ROUND_SIZES}.')
+              help=f'Your cards (those you still hold, once play has begun), e.g. "W,AS,3H" (W Wizard, J Jester, '
+                   f'JS the Jack): {ROUND_SIZES}.')
 @click.option("--trump", type=TrumpType(), default=None, help="Trump: S, H, D, C or none (implied by --trump-card).")
 @click.option("--seat", type=int, required=True, help="Your seat, 1..players: 1 bids first, the last seat deals.")
 @click.option("--players", type=PLAYERS, default=DEFAULT_PLAYERS, show_default=True, help="Players at the table.")
-@click.option("--bids", default=None, help='Bids already made by seats 1..seat-1 (each 0..the round size), e.g. "1,0".')
+@click.option("--bids", default=None,
+              help='Bid advice: the bids of seats 1..seat-1 (each 0..the round size), e.g. "1,0". Play advice: every '
+                   "player's bid, seat 1 first (yours included).")
+@click.option("--played", default=None,
+              help='Play advice: the cards played so far this round in order of play, e.g. "5H,AH,2S,9C/KD" '
+                   "(/ between tricks optional).")
 @click.option("--hook", is_flag=True, help="Hook variant: the dealer may not bid so that the bids add up to the round size.")
 @click.option("--trump-card", default=None, help="The turned-up card, when you know it (a W: --trump is the dealer's suit).")
-@click.option("--samples", type=COUNT, default=None, show_default="until the best bid is clear", help="Deals to simulate.")
+@click.option("--samples", type=COUNT, default=None, show_default="until the best choice is clear",
+              help="Deals to simulate.")
 @click.option("--seed", type=SEED, default=None, help="Seed, for a reproducible answer.")
 @click.option("--policy", default=None, show_default=DEFAULT_OPPONENTS, help=f"The opponents' policy: {POLICY_NAMES}.")
+@click.option("--play", default=None, show_default=PLAYER_POLICY,
+              help="The policy that plays your own later cards (search plays stronger and takes longer).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the table.")
 @bad_input_is_usage_error
-def advise(hand, trump, seat, players, bids, hook, trump_card, samples, seed, policy, as_json):
-    """Advise a bid: for every bid, the chance of making it and the expected score."""
+def advise(hand, trump, seat, players, bids, played, hook, trump_card, samples, seed, policy, play, as_json):
+    """Advise a bid or, once every player has bid, the card to play now.
+
+    With --bids holding the bids of the seats before yours (or none): for every bid, the chance of
+    making it and the expected score. With --bids holding every player's bid and --played the cards
+    played so far: for every legal card, the chance of ending the round with exactly your bid and the
+    expected score.
+    """
     from wizsim._startup import skip_blas_probe
-    from wizsim.advisor import advise as advise_bid
+    from wizsim.advisor.played import advice_phase
 
     skip_blas_probe()
+    if advice_phase(bids, seat, players) == "play":
+        from wizsim.advisor import advise_play
+
+        echo(advise_play(hand, trump, seat, players, bids=bids, played=played or "", hook=hook,
+                         trump_card=trump_card, samples=samples, seed=seed, policy=policy, play=play), as_json)
+        return
+    if played:
+        raise click.UsageError(f"--played is for play advice, once the bidding is over: give all {players} bids "
+                               f"in --bids (seat 1 first, yours included)")
+    from wizsim.advisor import advise as advise_bid
     from wizsim.sim.candidates import candidate_rounds_kernel, choice_frequencies
 
     announce_compile(choice_frequencies if len(hand) == 1 else candidate_rounds_kernel)  # round 1 is enumerated
     echo(advise_bid(hand, trump, seat, players, bids=bids, hook=hook, trump_card=trump_card, samples=samples,
-                    seed=seed, policy=policy), as_json)
+                    seed=seed, policy=policy, play=play), as_json)
 
 
 @main.command(epilog=epilog("wizsim tournament --players 4 --policies heuristic,random --games 20000 --seed 1"))

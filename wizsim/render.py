@@ -1,6 +1,7 @@
 """Every text renderer of the command line, and the one "text or JSON" switch (``render``).
 
-The library returns results (``Summary``, ``RunReport``, ``TournamentResult``, ``Advice``); each has
+The library returns results (``Summary``, ``RunReport``, ``TournamentResult``, ``Advice``,
+``PlayAdvice``); each has
 ``to_dict()`` for JSON and a text renderer here. Commands call ``render(result, as_json)``. Modules
 are found by the result's class name, so rendering advice does not import pandas or the tournament.
 """
@@ -169,5 +170,56 @@ def _method_line(a) -> str:
     return f"{how}. {a.seconds:.2f} s."
 
 
+def render_play_advice(a) -> str:
+    q = a.question
+    me = q["seat"] - 1
+    turned = f" (turned up {q['trump_card']})" if q["trump_card"] else ""
+    bids = ",".join(map(str, q["bids"]))
+    trick_no = sum(q["tricks_taken"]) + 1
+    taken = ", ".join(f"seat {s + 1}{' (you)' if s == me else ''} {t}" for s, t in enumerate(q["tricks_taken"]))
+    lines = [
+        f"Hand {q['hand']}  |  seat {q['seat']} of {q['players']}{' (dealer)' if q['seat'] == q['players'] else ''}"
+        f"  |  trump {q['trump']}{turned}  |  bids {bids} (yours {q['bids'][me]})  |  hook {'on' if q['hook'] else 'off'}",
+        f"Played: {q['played'] or 'nothing yet'}  |  trick {trick_no} of {_round_size(q)}",
+        f"Tricks taken: {taken}",
+        f"Opponents play the {a.policy} policy; your later cards are played to make your bid ({a.play} play).",
+        "",
+        f"  {'card':>4}  {'P(make bid)':>11}  {'exp. score':>10}  {'95% interval':>16}  {'exp. tricks':>11}",
+    ]
+    best = a.best_card
+    for row in a.rows():
+        interval = "exact" if a.method == "exact" else f"[{_signed(row['ev_low'])}, {_signed(row['ev_high'])}]"
+        text = (f"{row['card']:>4}  {row['p_make']:>11.1%}  {_signed(row['ev']):>10}  {interval:>16}  "
+                f"{row['expected_tricks']:>11.2f}")
+        if row["card"] == best:
+            lines.append(click.style(f"> {text}   <- play {best}", bold=True))
+        else:
+            lines.append(f"  {text}")
+    lines += ["", _play_method_line(a)]
+    return "\n".join(lines)
+
+
+def _round_size(q: dict) -> int:
+    held = len(q["hand"].split(","))
+    return held + sum(q["tricks_taken"])
+
+
+def _play_method_line(a) -> str:
+    if a.method == "exact":
+        how = (f"Exact: all {a.tried:,} deals of the unseen cards consistent with the cards seen and the voids "
+               f"shown were enumerated")
+        if a.conditioned:
+            how += f"; {a.samples:,} of them match the bids as the {a.policy} policy bids"
+    else:
+        how = f"Monte Carlo: {a.samples:,} simulated deals, the same deals for every card (seed {a.seed})"
+        if a.conditioned:
+            how += (f"; each deal matches the bids as the {a.policy} policy bids ({a.tried:,} drawn for "
+                    f"{a.samples:,} kept)")
+    if a.conditioned and a.tolerance:
+        how += (f"; no deal matched the bids exactly, so they were matched within {a.tolerance} "
+                f"trick{'s' if a.tolerance != 1 else ''}")
+    return f"{how}. {a.seconds:.2f} s."
+
+
 TEXT_RENDERERS = {"Summary": render_summary, "RunReport": render_dataset_report,
-                  "TournamentResult": render_tournament, "Advice": render_advice}
+                  "TournamentResult": render_tournament, "Advice": render_advice, "PlayAdvice": render_play_advice}

@@ -86,8 +86,75 @@ class Advice:
 
     def to_dict(self) -> dict:
         """The CONTRACT.md JSON object."""
-        return {**self.question, "best_bid": int(self.best_bid), "method": self.method, "samples": int(self.samples),
+        return {"phase": "bid", **self.question, "best_bid": int(self.best_bid), "method": self.method, "samples": int(self.samples),
                 "table": self.rows(), "close_call": self.close_call}
+
+
+PLAY_COLUMNS = ("card", "p_make", "ev", "ev_low", "ev_high", "expected_tricks")
+
+
+@dataclass
+class PlayAdvice:
+    """The answer to one play-phase question (CONTRACT.md, "Play advice").
+
+    cards: the legal cards, ascending ids; for each, p_make (the chance of ending the round with exactly
+    the bid when playing it now and playing on to make it), ev with its 95% interval (equal for exact
+    answers) and expected_tricks (at the end of the round, those already taken included). best_card:
+    the card with the highest expected score (ties: the lower id). samples: the deals used for every
+    card (the same deals), or for "exact" the consistent deals enumerated; tried: deals drawn or
+    enumerated, accepted or not.
+    """
+
+    question: dict  # PlayQuestion.describe(): phase, hand, ..., tricks_taken, hook (canonical forms)
+    cards: np.ndarray  # (k,) int8
+    p_make: np.ndarray  # (k,) float64
+    ev: np.ndarray
+    ev_low: np.ndarray
+    ev_high: np.ndarray
+    expected_tricks: np.ndarray
+    method: str
+    samples: int
+    tried: int
+    seed: int | None
+    policy: str  # the opponents' policy
+    play: str  # the policy playing the player's own later cards
+    conditioned: bool  # the opponents' bids were conditioned on
+    tolerance: int = 0  # ... within this many tricks (more than 0 when no deal matched them exactly)
+    seconds: float = 0.0
+
+    @property
+    def best_index(self) -> int:
+        return int(np.argmax(self.ev))
+
+    @property
+    def best_card(self) -> str:
+        from wizsim.cards import format_card
+
+        return format_card(int(self.cards[self.best_index]))
+
+    def _columns(self):
+        from wizsim.cards import format_card
+
+        return ([format_card(int(c)) for c in self.cards], self.p_make, self.ev, self.ev_low, self.ev_high,
+                self.expected_tricks)
+
+    @cached_property
+    def table(self):
+        """One row per legal card, ascending id order, with the CONTRACT.md columns (a pandas DataFrame)."""
+        import pandas as pd
+
+        return pd.DataFrame({name: values for name, values in zip(PLAY_COLUMNS, self._columns(), strict=True)})
+
+    def rows(self) -> list[dict]:
+        cols = self._columns()
+        return [{"card": cols[0][j], **{name: json_float(col[j]) for name, col in zip(PLAY_COLUMNS[1:], cols[1:],
+                                                                                    strict=True)}}
+                for j in range(len(self.cards))]
+
+    def to_dict(self) -> dict:
+        """The CONTRACT.md JSON object."""
+        return {**self.question, "best_card": self.best_card, "method": self.method, "samples": int(self.samples),
+                "table": self.rows()}
 
 
 def best_allowed(ev: np.ndarray, allowed: np.ndarray) -> int:

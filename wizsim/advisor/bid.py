@@ -1,8 +1,9 @@
 """``advise``: the bid advice for one question, exact in round 1 and by Monte Carlo otherwise.
 
 ``advise(hand, trump, seat, players=4, *, bids=None, hook=False, trump_card=None, samples=None,
-seed=None, policy=None) -> Advice`` (CONTRACT.md). ``policy`` is the opponents' policy (default
-``DEFAULT_OPPONENTS``); the player's own cards are played to its bid by ``PLAYER_POLICY``'s bid-aware play.
+seed=None, policy=None, play=None) -> Advice`` (CONTRACT.md). ``policy`` is the opponents' policy
+(default ``DEFAULT_OPPONENTS``); the player's own cards are played to its bid by ``play``'s bid-aware
+play (default ``PLAYER_POLICY``).
 """
 
 from __future__ import annotations
@@ -31,12 +32,13 @@ def _check_policy(name) -> str:
 
 
 def advise(hand, trump, seat, players=4, *, bids=None, hook=False, trump_card=None, samples=None, seed=None,
-           policy=None, method="auto", max_samples=None) -> Advice:
+           policy=None, method="auto", max_samples=None, play=None) -> Advice:
     """Advise a bid (CONTRACT.md). ``method`` "auto" enumerates round 1 exactly and samples otherwise;
     "monte-carlo" forces sampling (to check the sampler against the exact answer). ``max_samples``
-    overrides the default-precision cap."""
+    overrides the default-precision cap. ``play`` is the policy that plays the player's own cards in
+    the candidate rounds (default ``PLAYER_POLICY``)."""
     started = time.perf_counter()
-    player_policy = PLAYER_POLICY
+    player_policy = _check_policy(play if play is not None else PLAYER_POLICY)
     policy = _check_policy(policy if policy is not None else DEFAULT_OPPONENTS)
     q = make_question(hand, trump, seat, players, bids=bids, hook=hook, trump_card=trump_card, policy=policy,
                       player_policy=player_policy)

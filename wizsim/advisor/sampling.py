@@ -140,16 +140,21 @@ def close_call(scores: np.ndarray, allowed: np.ndarray, z: float) -> list[int]:
 
 
 def separated(scores: np.ndarray, allowed: np.ndarray, look: int = 0) -> bool:
-    """True when the best allowed bid beats the runner-up at the confidence of check ``look``
-    (paired interval of the per-deal score difference, see ``look_z``)."""
+    """True when the best allowed candidate (a bid, or a card for play advice) beats the runner-up at
+    the confidence of check ``look`` (paired interval of the per-deal score difference, see ``look_z``)."""
     n = scores.shape[0]
     idx = np.flatnonzero(allowed)
     if idx.size < 2:
         return n >= FIRST_BATCH
     means = scores[:, idx].mean(axis=0)
     order = np.argsort(-means, kind="stable")
-    best, second = idx[order[0]], idx[order[1]]
-    d = scores[:, best] - scores[:, second]
+    best = idx[order[0]]
+    # a candidate scoring the same as the best on every deal is interchangeable with it, not a rival
+    # (two low cards that both lose): the decision is between the best and the first that differs
+    rivals = [idx[j] for j in order[1:] if not np.array_equal(scores[:, idx[j]], scores[:, best])]
+    if not rivals:
+        return n >= FIRST_BATCH
+    d = scores[:, best] - scores[:, rivals[0]]
     sd = d.std(ddof=1) if n > 1 else np.inf
     return d.mean() - look_z(look) * sd / np.sqrt(n) > 0
 

@@ -12,7 +12,8 @@ Adding a policy: its kernel module (``policies/<name>.py`` with its twin in ``po
 a kind constant and a branch per decision in ``dispatch``, and one ``PolicyEntry`` in ``POLICIES``:
 its kind, its ``Param``s (name, default, valid range; each one column of the slot's params row), whether
 its bids and trump choice ignore the hand (``hand_blind``: the advisor then does not condition on
-them), and the name of the shared ``table`` it reads (``TABLES``), if any.
+them), whether its card play draws nothing at random (``deterministic_play``: play advice may then
+enumerate deals exactly), and the name of the shared ``table`` it reads (``TABLES``), if any.
 """
 
 from __future__ import annotations
@@ -57,6 +58,8 @@ class PolicyEntry:
     kind: int  # the dispatch kind (policies.dispatch)
     params: tuple[Param, ...] = ()
     hand_blind: bool = False  # bids and trump choice do not depend on the hand
+    # its card play draws nothing from the play stream: one play-out per deal is the exact answer
+    deterministic_play: bool = False
     table: str | None = None  # the shared data the kernel reads (a key of TABLES)
     summary: str = ""
 
@@ -77,7 +80,7 @@ def _entries():
     return (
         PolicyEntry("random", RANDOM, hand_blind=True,
                     summary="uniform bids (off the hook's number) and uniform legal cards"),
-        PolicyEntry("heuristic", HEURISTIC, table="heuristic_values",
+        PolicyEntry("heuristic", HEURISTIC, table="heuristic_values", deterministic_play=True,
                     params=(Param("bid_shift", DEFAULT_BID_SHIFT, -1.0, 1.0, P_BID_SHIFT),),
                     summary="bids its hand's value from a fitted card-value table, plays to make the bid"),
     )

@@ -210,7 +210,8 @@ def _score(bid: int, tricks: np.ndarray) -> np.ndarray:
 
 
 def _exact(q: PlayQuestion, state, candidates: np.ndarray, seed: int) -> Evaluation:
-    from wizsim.sim.worlds import evaluate_worlds, worlds_evidence
+    from wizsim.sim.evaluation import evaluate_worlds
+    from wizsim.sim.worlds import worlds_evidence
 
     worlds, turn_ups = enumerate_deals(q)
     tried = len(worlds)
@@ -230,7 +231,8 @@ def _exact(q: PlayQuestion, state, candidates: np.ndarray, seed: int) -> Evaluat
 def _monte_carlo(q: PlayQuestion, state, candidates: np.ndarray, seed: int, samples: int | None,
                  max_samples: int | None) -> Evaluation:
     from wizsim.advisor.sampling import FIRST_BATCH, separated
-    from wizsim.sim.worlds import evaluate_worlds, sample_worlds
+    from wizsim.sim.evaluation import evaluate_worlds
+    from wizsim.sim.worlds import sample_worlds
 
     k = len(candidates)
     plays_left = q.players * q.r - len(q.played)

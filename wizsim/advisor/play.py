@@ -258,7 +258,7 @@ def _monte_carlo(q: PlayQuestion, state, candidates: np.ndarray, seed: int, samp
         parts = [all_tricks]
         if separated(_score(bid, all_tricks), allowed, look):
             break
-        if work * 3 > MAX_WORK * 2:  # the next (doubled) batch would overrun the budget
+        if 2 * work > MAX_WORK:  # the next batch (as many worlds again) would overrun the budget
             break
         look += 1
         want = min(2 * want, cap)
@@ -294,12 +294,12 @@ def advise_play(hand, trump, seat, players=4, *, bids, played=(), hook=False, tr
         ev = _exact(q, state, candidates, seed)
     else:
         ev = _monte_carlo(q, state, candidates, seed, samples, max_samples)
-    advice = summarize(q, candidates, ev, seed)
+    advice = _advice(q, candidates, ev, seed)
     advice.seconds = time.perf_counter() - started
     return advice
 
 
-def summarize(q: PlayQuestion, candidates: np.ndarray, ev: Evaluation, seed: int) -> PlayAdvice:
+def _advice(q: PlayQuestion, candidates: np.ndarray, ev: Evaluation, seed: int) -> PlayAdvice:
     from wizsim.stats import Z95
 
     bid = q.bids[q.me]

@@ -84,19 +84,29 @@ def _allowed_masks(q: PlayQuestion) -> list[int]:
     return out
 
 
+def _multinomial(n: int, needs: list[int]) -> int:
+    """Ways to give each seat ``needs[i]`` of ``n`` cards, the rest undealt."""
+    out = 1
+    for need in needs:
+        if need > n:
+            return 0
+        out *= math.comb(n, need)
+        n -= need
+    return out
+
+
 def _count_one(cards: int, needs: list[int], allowed: list[int]) -> int | None:
     """Ways to give each seat ``needs[i]`` of ``cards`` within ``allowed[i]`` (the rest stay undealt);
-    None when counting would take too long."""
-    n = bin(cards).count("1")
+    ``EXACT_LIMIT + 1`` when it is surely more than that, None when counting would take too long."""
     if all((a & cards) == cards for a in allowed):  # no void matters: a multinomial
-        out = 1
-        left = n
-        for need in needs:
-            if need > left:
-                return 0
-            out *= math.comb(left, need)
-            left -= need
-        return out
+        return _multinomial(bin(cards).count("1"), needs)
+    # A lower bound first: the deals that leave every card of a suit some seat lacks undealt. When
+    # even those are too many to enumerate, the exact count is not needed.
+    free = cards
+    for a in allowed:
+        free &= a
+    if _multinomial(bin(free).count("1"), needs) > EXACT_LIMIT:
+        return EXACT_LIMIT + 1
     if math.prod(need + 1 for need in needs) > COUNT_STATES_LIMIT:
         return None
     # Cards with the same set of allowed seats are interchangeable for counting: split each such class.
@@ -130,7 +140,8 @@ def _splits(m: int, caps: list[int]):
 
 
 def count_deals(q: PlayQuestion) -> int | None:
-    """The deals consistent with the counts and voids (before the bid evidence), or None if too many to count."""
+    """The deals consistent with the counts and voids (before the bid evidence): the number when it is
+    at most ``EXACT_LIMIT``, else some number above it; None when it is too costly to tell."""
     needs = [q.held_counts[s] for s in _other_seats(q)]
     allowed = _allowed_masks(q)
     total = 0
@@ -140,6 +151,8 @@ def count_deals(q: PlayQuestion) -> int | None:
         if got is None:
             return None
         total += got
+        if total > EXACT_LIMIT:
+            return total
     return total
 
 

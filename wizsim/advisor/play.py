@@ -197,6 +197,18 @@ def _check_policy(name, what: str) -> str:
     return check_policy(name)
 
 
+def _check_kernels() -> None:
+    """The world sampler and evaluator (issue 11 item 1) are a separate piece: say so in one line when
+    this build lacks them, instead of failing on an import."""
+    import importlib.util
+
+    missing = [m for m in ("wizsim.sim.state", "wizsim.sim.worlds", "wizsim.sim.evaluation")
+               if importlib.util.find_spec(m) is None]
+    if missing:
+        raise AdviceError(f"play advice needs the world sampler and evaluator ({', '.join(missing)}), which this "
+                          f"build of wizsim does not have yet; bid advice works")
+
+
 def _deterministic(name: str) -> bool:
     """Whether the policy's card play draws nothing at random: exact needs it."""
     from wizsim.policies import policy_entry
@@ -223,8 +235,8 @@ def _score(bid: int, tricks: np.ndarray) -> np.ndarray:
 
 
 def _exact(q: PlayQuestion, state, candidates: np.ndarray, seed: int) -> Evaluation:
+    from wizsim.advisor.evidence import worlds_evidence
     from wizsim.sim.evaluation import evaluate_worlds
-    from wizsim.sim.worlds import worlds_evidence
 
     worlds, turn_ups = enumerate_deals(q)
     tried = len(worlds)
@@ -296,6 +308,7 @@ def advise_play(hand, trump, seat, players=4, *, bids, played=(), hook=False, tr
         raise AdviceError(f"method must be one of {', '.join(METHODS)}, got {method!r}")
     seed = check_seed(seed)
     candidates = q.legal_cards
+    _check_kernels()
     state = q.state()
     exact_ok = _deterministic(policy) and _deterministic(play) and not _dealer_named_trump(q)
     n_deals = count_deals(q) if exact_ok and method != "monte-carlo" else None

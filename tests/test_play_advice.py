@@ -60,6 +60,12 @@ def test_played_without_every_bid_is_bid_advice_and_refused():
     assert result.exit_code == 2 and "--played is for play advice" in result.output
 
 
+def test_a_bid_count_neither_earlier_nor_every_bid_names_both():
+    result = _cli(**BASE | {"bids": "1,1,1", "played": None})
+    assert result.exit_code == 2
+    assert "seat 3 hears 2 earlier bids (seats 1..2), got 3 (for play advice give all 4 bids" in result.output
+
+
 def test_bad_states_raise_in_python_too():
     for change, _ in BAD_STATES:
         with pytest.raises(ValueError):

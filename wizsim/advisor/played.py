@@ -228,8 +228,8 @@ def _check_bids(bids, players: int, r: int, hook: bool) -> tuple[int, ...]:
     got = parse_bids(bids)
     if got is None or len(got) != players:
         n = 0 if got is None else len(got)
-        raise AdviceError(f"play advice needs every player's bid: {players} of them, seat 1 first and yours "
-                          f"included, got {n}")
+        raise AdviceError(f"play advice needs every player's bid: give all {players} bids (seat 1 first, yours "
+                          f"included), got {n}")
     for i, b in enumerate(got):
         if not 0 <= b <= r:
             raise AdviceError(f"the bid of seat {i + 1} is {b}: bids are 0..{r} in a round of {r} cards")
@@ -323,21 +323,10 @@ def _check_own_plays(played, own, hand, players) -> None:
 
 
 def advice_phase(bids, seat, players) -> str:
-    """"bid" or "play" by the number of bids given (CONTRACT.md): the seat-1 earlier bids (or none
-    given) ask for bid advice, all ``players`` bids for play advice; any other count is an error."""
+    """"play" when ``bids`` holds every player's bid (exactly ``players`` of them, CONTRACT.md), else
+    "bid": bid advice then checks that they are the seat-1 earlier bids, and names any other count."""
     got = parse_bids(bids)
-    if got is None:
-        return "bid"
-    n = len(got)
-    if isinstance(seat, (int, np.integer)) and isinstance(players, (int, np.integer)) and n != seat - 1:
-        if n == players:
-            return "play"
-        if 1 <= seat <= players:
-            earlier = (f"seat {seat} hears {seat - 1} earlier bid{'s' if seat != 2 else ''} (seats 1..{seat - 1})"
-                       if seat > 1 else "seat 1 bids first and hears no earlier bids")
-            raise AdviceError(f"--bids holds {n} bid{'s' if n != 1 else ''}: for bid advice {earlier}; for play "
-                              f"advice give all {players} bids (seat 1 first, yours included)")
-    return "bid"
+    return "play" if got is not None and len(got) == players else "bid"
 
 
 def make_play_question(hand, trump, seat, players=4, *, bids, played=(), hook=False, trump_card=None,

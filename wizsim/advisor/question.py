@@ -178,9 +178,10 @@ def make_question(hand, trump, seat, players=4, *, bids=None, hook=False, trump_
     earlier = parse_bids(bids)
     if earlier is not None:
         if len(earlier) != seat - 1:
+            play = f" (for play advice give all {players} bids, seat 1 first and yours included)"
             raise AdviceError(f"seat {seat} hears {seat - 1} earlier bid{'s' if seat != 2 else ''} "
-                              f"(seats 1..{seat - 1}), got {len(earlier)}" if seat > 1 else
-                              f"seat 1 bids first: there are no earlier bids, got {len(earlier)}")
+                              f"(seats 1..{seat - 1}), got {len(earlier)}{play}" if seat > 1 else
+                              f"seat 1 bids first: there are no earlier bids, got {len(earlier)}{play}")
         for i, b in enumerate(earlier):
             if not 0 <= b <= r:
                 raise AdviceError(f"bids: the bid of seat {i + 1} is {shorten(b, 20)}: bids are 0..{r} in a round of {r} "

@@ -149,6 +149,18 @@ def test_last_trick_equals_the_rules():
 
 
 @needs_kernels
+def test_a_trump_named_by_an_opponent_dealer_is_sampled_not_enumerated():
+    """The heuristic dealer breaks ties between suits at random, so its named trump is not 0/1 evidence:
+    a state that would be enumerated otherwise goes to Monte Carlo."""
+    st = dict(hand="QS", trump="S", trump_card="W", seat=2, players=3, bids="1,1,0", played="KH,AH,2H")
+    assert count_deals(make_play_question(**st)) <= 20_000
+    assert advise_play(**st, seed=1).method == "monte-carlo"
+    mine = dict(hand="QS,7D", trump="S", trump_card="W", seat=3, players=3, bids="1,0,1", played="KH,AH")
+    assert count_deals(make_play_question(**mine)) <= 20_000
+    assert advise_play(**mine).method == "exact"  # you are the dealer: you named it
+
+
+@needs_kernels
 def test_table_and_json_shape():
     st = EXACT_STATES[0]
     a = advise_play(**st)

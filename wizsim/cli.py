@@ -280,7 +280,9 @@ def advise(hand, trump, seat, players, bids, played, hook, trump_card, samples, 
     skip_blas_probe()
     if advice_phase(bids, seat, players) == "play":
         from wizsim.advisor import advise_play
+        from wizsim.advisor.play import play_kernels
 
+        announce_compile(*play_kernels())
         echo(advise_play(hand, trump, seat, players, bids=bids, played=played or "", hook=hook,
                          trump_card=trump_card, samples=samples, seed=seed, policy=policy, play=play), as_json)
         return

@@ -209,6 +209,16 @@ def _check_kernels() -> None:
                           f"build of wizsim does not have yet; bid advice works")
 
 
+def play_kernels() -> tuple:
+    """The kernels a play-advice call runs (for the CLI's first-run compile notice); () without them."""
+    try:
+        from wizsim.sim.evaluation import evaluate_worlds_kernel
+        from wizsim.sim.worlds import sample_worlds_kernel
+    except ImportError:
+        return ()
+    return (sample_worlds_kernel, evaluate_worlds_kernel)
+
+
 def _deterministic(name: str) -> bool:
     """Whether the policy's card play draws nothing at random: exact needs it."""
     from wizsim.policies import policy_entry

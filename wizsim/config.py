@@ -12,12 +12,13 @@ from dataclasses import dataclass
 import numpy as np
 
 from wizsim._jit import kernel
-from wizsim.cards import N_CARDS
+from wizsim.cards import N_CARDS, shorten
 
 MIN_PLAYERS = 3
 MAX_PLAYERS = 6
 DEFAULT_PLAYERS = 4
 MAX_SEED = 2**63 - 1  # seeds are 0..MAX_SEED (a uint64 key with the top bit clear)
+MAX_ROUND_INDEX = 2**63 - 1  # a round's index in its run's random stream is an int64
 DEFAULT_SEED = 0
 DEFAULT_ROUNDS = 100_000  # rounds simulated when a run gives a round size but no count
 DEFAULT_TOURNAMENT_GAMES = 10_000
@@ -43,7 +44,7 @@ def check_count(value, name: str, minimum: int | None = 0, maximum: int | None =
     Refuses bools, floats (even whole ones) and numpy non-integers: a count is a whole number.
     """
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
-        raise error(f"{name} must be a whole number, got {value!r}")
+        raise error(f"{name} must be a whole number, got {shorten(repr(value), 40)}")
     value = int(value)
     if (minimum is not None and value < minimum) or (maximum is not None and value > maximum):
         if maximum is None:
@@ -54,6 +55,14 @@ def check_count(value, name: str, minimum: int | None = 0, maximum: int | None =
             wanted = f"{minimum}..{maximum}"
         raise error(f"{name} must be {wanted}, got {value}")
     return value
+
+
+def check_flag(value, name: str, *, error: type[ValueError] = ConfigError) -> bool:
+    """``value`` as a bool, else ``error`` naming ``name``: only True or False (numpy's too) are a
+    switch; 1, "no" or None are refused rather than read as on or off."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise error(f"{name} must be True or False, got {shorten(repr(value), 40)}")
+    return bool(value)
 
 
 def check_seed(seed) -> int:
@@ -69,14 +78,18 @@ class RulesConfig:
     hook: bool = False
 
     def __post_init__(self):
-        if not isinstance(self.players, int) or not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
-            raise ConfigError(f"players must be {MIN_PLAYERS}..{MAX_PLAYERS}, got {self.players}")
+        if isinstance(self.players, bool) or not isinstance(self.players, int) or \
+                not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
+            raise ConfigError(f"players must be {MIN_PLAYERS}..{MAX_PLAYERS}, got {shorten(repr(self.players), 40)}")
+        check_flag(self.hook, "hook")
 
     @property
     def rounds_per_game(self) -> int:
         return n_game_rounds(self.players)
 
     def check_round(self, r: int) -> int:
-        if not isinstance(r, int) or not 1 <= r <= self.rounds_per_game:
-            raise ConfigError(f"round size must be 1..{self.rounds_per_game} for {self.players} players, got {r}")
+        if isinstance(r, bool) or not isinstance(r, (int, np.integer)) or not 1 <= r <= self.rounds_per_game:
+            raise ConfigError(f"round size must be 1..{self.rounds_per_game} for {self.players} players, "
+                              f"got {shorten(repr(r), 40)}")
+        r = int(r)
         return r

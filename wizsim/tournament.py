@@ -26,7 +26,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from wizsim.config import RulesConfig, check_count, n_game_rounds
+from wizsim.config import MAX_ROUND_INDEX, RulesConfig, check_count, n_game_rounds
 from wizsim.policies import seat_policies
 from wizsim.sim.driver import simulate_games
 from wizsim.sim.plan import DEAL_CHUNK, make_plan
@@ -83,7 +83,7 @@ def run_tournament(players: int, policies, games: int, *, seed: int | None = 0, 
                    threads: int | None = None, progress=None) -> TournamentResult:
     """Play about ``games`` whole games (see the module docstring); ``progress(k)`` is told of k more games."""
     names = seat_policies(policies, RulesConfig(players=players).players)
-    games = check_count(games, "games", 1)
+    games = check_count(games, "games", 1, (MAX_ROUND_INDEX + 1) // n_game_rounds(players))  # int64 round indices
     d = distinct_rotations(names)
     # the run's units are deals: each is played once per distinct rotation
     plan = make_plan(players, games=-(-games // d), policies=names, hook=hook, seed=seed, chunk_size=DEAL_CHUNK)

@@ -14,6 +14,7 @@ import numpy as np
 
 from wizsim.advisor.advice import Advice, best_allowed
 from wizsim.advisor.question import AdviceError, make_question
+from wizsim.cards import shorten
 from wizsim.config import check_count, check_seed
 from wizsim.rules.api import score
 from wizsim.stats import Z95
@@ -21,13 +22,14 @@ from wizsim.stats import Z95
 DEFAULT_OPPONENTS = "heuristic"
 PLAYER_POLICY = "heuristic"
 METHODS = ("auto", "exact", "monte-carlo")
+MAX_SAMPLES = 100_000_000  # a fixed sample count above this would run for hours: a mistake, not a wish
 
 
 def _check_policy(name) -> str:
     from wizsim.policies import check_policy
 
     if not isinstance(name, str):
-        raise AdviceError(f"policy must be a name, got {name!r}")
+        raise AdviceError(f"policy must be a name, got {shorten(repr(name), 40)}")
     return check_policy(name)
 
 
@@ -43,7 +45,7 @@ def advise(hand, trump, seat, players=4, *, bids=None, hook=False, trump_card=No
     q = make_question(hand, trump, seat, players, bids=bids, hook=hook, trump_card=trump_card, policy=policy,
                       player_policy=player_policy)
     if samples is not None:
-        samples = check_count(samples, "samples", 1, error=AdviceError)
+        samples = check_count(samples, "samples", 1, MAX_SAMPLES, error=AdviceError)
     if method not in METHODS:
         raise AdviceError(f"method must be one of {', '.join(METHODS)}, got {method!r}")
     if method == "exact" and q.r != 1:

@@ -36,7 +36,7 @@ from wizsim.cards import (
     parse_trump,
     shorten,
 )
-from wizsim.config import MAX_PLAYERS, MIN_PLAYERS, n_game_rounds
+from wizsim.config import MAX_PLAYERS, MIN_PLAYERS, check_flag, n_game_rounds
 from wizsim.rules.kernels import forbidden_bid, is_last_round, trump_of_turn_up
 
 
@@ -189,7 +189,8 @@ def make_question(hand, trump, seat, players=4, *, bids=None, hook=False, trump_
     if hook and seat == players and earlier is None:
         raise AdviceError(f"with the hook the dealer (seat {players}) needs the earlier bids (--bids, "
                           f"{players - 1} of them) to know the forbidden bid")
-    return Question(hand_ids, players, seat, trump_code, card, earlier, bool(hook), policy, player_policy)
+    hook = check_flag(hook, "hook", error=AdviceTypeError)
+    return Question(hand_ids, players, seat, trump_code, card, earlier, hook, policy, player_policy)
 
 
 def resolve_trump(trump, trump_card, seen_ids, players: int, r: int, seen: str = "the hand") -> tuple[int, int | None]:

@@ -116,6 +116,8 @@ def check_path(path) -> Path:
         raise DatasetTypeError(f"path must be a folder name (str or os.PathLike), got {shorten(repr(path), 60)}")
     if not str(path).strip():
         raise DatasetError("path is empty: give the dataset folder (the --out DIR of wizsim simulate)")
+    if not Path(path).exists():
+        raise DatasetError(f"path: no such folder {shorten(str(path), 60)!r}")
     return Path(path)
 
 

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from wizsim.cards import shorten
 from wizsim.config import ConfigError
 from wizsim.policies.dispatch import HEURISTIC, RANDOM
 
@@ -158,6 +159,9 @@ def seat_policies(policies, players: int) -> list[str]:
     shorter than the table repeats to fill it (``heuristic,random`` at 4 players: H,R,H,R)."""
     if isinstance(policies, str):
         policies = policies.split(",")
+    elif not isinstance(policies, (list, tuple)):
+        raise ConfigError(f"policies must be a name, a comma list or a list of names, got "
+                          f"{shorten(repr(policies), 40)}")
     names = [check_policy(p) for p in policies]
     if not names or players % len(names):
         raise ConfigError(f"give {players} policies (one per seat) or a list whose length divides {players} "

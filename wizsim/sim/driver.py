@@ -7,13 +7,23 @@ Both return plain numpy arrays in dataclasses; summaries and Parquet writing bui
 from __future__ import annotations
 
 import contextlib
+import functools
+import os
 from dataclasses import dataclass, field
 
 import numba
 import numpy as np
 
-from wizsim.cards import FULL_DECK_MASK
-from wizsim.config import RulesConfig, check_count, check_seed, n_game_rounds
+from wizsim.cards import FULL_DECK_MASK, shorten
+from wizsim.config import (
+    MAX_ROUND_INDEX,
+    ConfigError,
+    RulesConfig,
+    check_count,
+    check_flag,
+    check_seed,
+    n_game_rounds,
+)
 from wizsim.policies import PolicySlots, make_slots, seat_policies
 from wizsim.sim.kernels import BLOCK, GAME_BLOCK, simulate_games_kernel, simulate_rounds_kernel
 from wizsim.sim.round import BID_FREE, TRUMP_BY_RULES
@@ -32,6 +42,41 @@ def numba_threads(threads: int | None):
         yield
     finally:
         numba.set_num_threads(before)
+
+
+def _physical_memory() -> int:
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (ValueError, OSError, AttributeError):  # not POSIX: let the allocation tell
+        return 0
+
+
+def check_fits(n: int, bytes_each: int, name: str) -> None:
+    """Refuse a batch whose result arrays cannot fit in this machine's memory, naming the count
+    (rather than a MemoryError, or numpy's "array is too big", from deep inside)."""
+    need = n * bytes_each
+    total = _physical_memory()
+    if need > (total or 2**62):
+        raise ConfigError(f"{name}={n:,} needs {need / 1e9:,.0f} GB of result arrays, more than this machine's "
+                          f"{total / 1e9:,.0f} GB: simulate it in batches, or as a dataset (wizsim simulate --out)")
+
+
+def memory_named(name: str):
+    """A MemoryError allocating the results (the batch fits the machine, not what is free now)
+    becomes a ``ConfigError`` naming the count."""
+
+    def wrap(fn):
+        @functools.wraps(fn)
+        def checked(*args, **kwargs):
+            try:
+                return fn(*args, **kwargs)
+            except MemoryError:
+                raise ConfigError(f"{name}: not enough free memory for the result arrays; simulate fewer at a "
+                                  f"time") from None
+
+        return checked
+
+    return wrap
 
 
 def one_thread_if(small: bool):
@@ -69,6 +114,7 @@ class RoundBatch:
         return np.arange(self.first_index, self.first_index + self.n, dtype=np.int64)
 
 
+@memory_named("n_rounds")
 def simulate_rounds(players: int, r: int, n_rounds: int, policies="random", *, hook: bool = False,
                     seed: int | None = 0, first_index: int = 0, trick_log: bool = False,
                     threads: int | None = None, slots: PolicySlots | None = None,
@@ -79,10 +125,13 @@ def simulate_rounds(players: int, r: int, n_rounds: int, policies="random", *, h
     ``policies`` is a name for every seat or one per seat. The keyword arguments after ``slots``
     fix parts of the round in advance (see ``sim.round``); by default nothing is fixed.
     """
-    cfg = RulesConfig(players=players, hook=bool(hook))
-    cfg.check_round(r)
+    cfg = RulesConfig(players=players, hook=hook)
+    r = cfg.check_round(r)
     seed = check_seed(seed)
-    check_count(n_rounds, "n_rounds")
+    n_rounds = check_count(n_rounds, "n_rounds", 0, MAX_ROUND_INDEX)
+    first_index = check_count(first_index, "first_index", 0, MAX_ROUND_INDEX + 1 - n_rounds)
+    trick_log = check_flag(trick_log, "trick_log")
+    check_fits(n_rounds, players * 12 + 3 + (r * (players + 2) if trick_log else 0), "n_rounds")
     names = seat_policies(policies, players)
     slots = slots or make_slots(names)
     seat_slot = np.array([slots.slot_of(n) for n in names], dtype=np.int8)
@@ -112,6 +161,24 @@ def simulate_rounds(players: int, r: int, n_rounds: int, policies="random", *, h
     if trick_log:
         batch.log_cards, batch.log_leader, batch.log_winner = log_cards, log_leader, log_winner
     return batch
+
+
+def _check_game_ids(game_ids, n_games: int, games_max: int) -> np.ndarray:
+    """``game_ids`` as a 1-D int64 array of ``n_games`` ids in 0..games_max-1, else an error naming it."""
+    if isinstance(game_ids, (str, bytes, dict, set)) or not hasattr(game_ids, "__len__"):
+        raise ConfigError(f"game_ids must be a list of game ids (whole numbers), got {shorten(repr(game_ids), 40)}")
+    try:
+        ids = np.asarray(game_ids)
+    except (ValueError, TypeError, OverflowError):
+        ids = np.asarray([[]], dtype=object)
+    if ids.ndim != 1 or (ids.size and ids.dtype.kind not in "iu"):
+        raise ConfigError(f"game_ids must be a 1-D list of whole numbers, got {shorten(repr(game_ids), 40)}")
+    if ids.size != n_games:
+        raise ConfigError(f"game_ids holds {ids.size:,} ids but n_games is {n_games:,}: give one id per game")
+    if ids.size and (ids.min() < 0 or ids.max() >= games_max):
+        bad = ids.min() if ids.min() < 0 else ids.max()
+        raise ConfigError(f"game_ids must be 0..{games_max - 1:,}, got {int(bad)}")
+    return ids.astype(np.int64)
 
 
 @dataclass
@@ -175,6 +242,7 @@ class GameBatch:
         return final == final.max(axis=1, keepdims=True)
 
 
+@memory_named("n_games")
 def simulate_games(players: int, n_games: int, policies="random", *, hook: bool = False, seed: int | None = 0,
                    first_game: int = 0, trick_log: bool = False, threads: int | None = None,
                    game_ids=None, player_policies=None) -> GameBatch:
@@ -184,26 +252,44 @@ def simulate_games(players: int, n_games: int, policies="random", *, hook: bool 
     streams; ``player_policies`` (n, players) names policies game by game (tournaments rotate them
     over the same game ids so that every policy meets the same deals in every seat).
     """
-    cfg = RulesConfig(players=players, hook=bool(hook))
+    cfg = RulesConfig(players=players, hook=hook)
     seed = check_seed(seed)
+    trick_log = check_flag(trick_log, "trick_log")
+    R = cfg.rounds_per_game
+    games_max = (MAX_ROUND_INDEX + 1) // R  # round index game_id * R + k stays an int64
+    n_games = check_count(n_games, "n_games", 0, games_max)
     if game_ids is None:
-        check_count(n_games, "n_games")
-        game_ids = np.arange(first_game, first_game + int(n_games), dtype=np.int64)
+        first_game = check_count(first_game, "first_game", 0, games_max - n_games)
+        game_ids = np.arange(first_game, first_game + n_games, dtype=np.int64)
+    else:
+        game_ids = _check_game_ids(game_ids, n_games, games_max)
     game_ids = np.ascontiguousarray(game_ids, dtype=np.int64)  # any other layout would compile anew
     n = game_ids.shape[0]
+    check_fits(n, R * (players * 12 + 2) + (R * (R + 1) // 2 * (players + 2) if trick_log else 0), "n_games")
     if player_policies is None:
         per_player = seat_policies(policies, players)
         player_policies = [per_player] * n
+    elif isinstance(player_policies, (str, bytes, dict, set)) or not hasattr(player_policies, "__len__") or \
+            len(player_policies) != n:
+        raise ConfigError(f"player_policies must be one row of {players} policy names per game ({n:,} rows), got "
+                          f"{shorten(repr(player_policies), 40)}")
     # Name lookups once per distinct row (one, or a tournament's few rotations), not per game: per
     # game they cost more than playing the game.
     distinct: dict[tuple, int] = {}
-    row_of = np.array([distinct.setdefault(tuple(row), len(distinct)) for row in player_policies], dtype=np.int64)
+    try:
+        row_of = np.array([distinct.setdefault(tuple(row), len(distinct)) for row in player_policies],
+                          dtype=np.int64)
+    except TypeError:  # a row that is not a sequence of names
+        raise ConfigError(f"player_policies: each row must be {players} policy names, got "
+                          f"{shorten(repr(player_policies), 40)}") from None
+    for row in distinct:
+        if len(row) != players or not all(isinstance(nm, str) for nm in row):
+            raise ConfigError(f"player_policies: each row must be {players} policy names, got {shorten(repr(row), 40)}")
     all_names = [name for row in distinct for name in row] or ["random"]
     slots = make_slots(all_names)
     rows = np.array([[slots.slot_of(nm) for nm in row] for row in distinct],
                     dtype=np.int8).reshape(len(distinct), players)
     player_slot = np.ascontiguousarray(rows[row_of]) if n else np.zeros((0, players), np.int8)
-    R = cfg.rounds_per_game
     p = players
     T = R * (R + 1) // 2
     first_dealer = np.zeros(n, np.int8)

@@ -45,7 +45,9 @@ def advise(hand, trump, seat, players=4, *, bids=None, hook=False, trump_card=No
     q = make_question(hand, trump, seat, players, bids=bids, hook=hook, trump_card=trump_card, policy=policy,
                       player_policy=player_policy)
     if samples is not None:
-        samples = check_count(samples, "samples", 1, MAX_SAMPLES, error=AdviceError)
+        samples = check_count(samples, "samples", 1, error=AdviceError)
+        if samples > MAX_SAMPLES:
+            raise AdviceError(f"samples must be at most {MAX_SAMPLES:,} (hours of simulation), got {shorten(samples, 30)}")
     if method not in METHODS:
         raise AdviceError(f"method must be one of {', '.join(METHODS)}, got {method!r}")
     if method == "exact" and q.r != 1:

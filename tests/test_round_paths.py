@@ -1,5 +1,5 @@
 """The round kernel's two trick loops agree: a table of random policies runs the lean loop
-(``sim.round._random_tricks``); the general loop (``_policy_tricks``, every card through
+(``sim.round._random_tricks``); the general loop (``sim.tricks.resume_tricks``, every card through
 ``policies.dispatch.choose_card``) must give that table the same cards, tricks and scores.
 
 The general loop is forced by a policy kind that is not ``RANDOM`` but that the dispatcher still
@@ -31,8 +31,8 @@ def test_unknown_kind_is_dispatched_to_the_random_policy():
         picks = []
         for kind in (RANDOM, OTHER_KIND):
             rng = np.array([state], dtype=np.uint64)
-            picks.append(int(choose_card.py_func(kind, None, None, 0, 4, 5, legal, legal, 0, -1, None, None,
-                                                 np.uint64(0), None, 0, -1, -1, None, rng)))
+            picks.append(int(choose_card.py_func(kind, None, None, 0, 4, 5, False, legal, legal, 0, -1, None, None,
+                                                 None, np.uint64(0), None, 0, -1, -1, None, rng)))
         assert picks[0] == picks[1]
 
 

@@ -1,7 +1,7 @@
 """The heard bids as evidence about enumerated worlds: play advice's exact path lists its worlds (every
 consistent deal) instead of sampling them, and keeps those that agree with the bids heard.
 
-``worlds_evidence_kernel`` runs the world sampler's own acceptance test (``sim.worlds.evidence_ok``,
+``worlds_evidence_kernel`` runs the world sampler's own acceptance test (``policies.worlds.evidence_ok``,
 the bids only: a dealer's named trump sends play advice to Monte Carlo) on each row; its twin is
 ``advisor.reference.worlds_evidence_kernel``.
 """
@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from wizsim._jit import kernel
-from wizsim.sim.worlds import evidence_ok
+from wizsim.policies.worlds import evidence_ok
 
 
 @kernel

@@ -7,6 +7,7 @@ seed gives the same rounds on any number of threads, in any chunking, on any clu
 Streams: ``DEAL_STREAM`` feeds the deal and the turned-up card; ``PLAY_STREAM`` feeds the policies'
 choices (bids, cards, a dealer's trump). Keeping them apart lets the advisor replay the same deals
 while changing the bid (common random numbers). ``GAME_STREAM`` picks a game's first dealer.
+``WORLD_STREAM`` feeds play advice's world sampler (world i of a run: (seed, i, WORLD_STREAM)).
 
 The generator is SplitMix64 (Steele, Lea, Flood 2014): a Weyl sequence through a 64-bit finaliser,
 fast, statistically strong for this use, and a few lines in any language.
@@ -24,6 +25,7 @@ from wizsim.rules.kernels import is_last_round
 DEAL_STREAM = 0
 PLAY_STREAM = 1
 GAME_STREAM = 2
+WORLD_STREAM = 4  # 3 is the bid advisor's CHECK_STREAM (sim.candidates)
 
 _GAMMA = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)

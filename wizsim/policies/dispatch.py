@@ -9,17 +9,19 @@ What a policy is shown is exactly what its player may see (RULES.md: bids are pu
 and the turned-up card are seen by all); nothing else is passed in, which is what keeps a policy
 honest. Seats are 0-based here (index 0 = seat 1, the last index is the dealer).
 
-choose_bid(kind, params, table, seat, players, r, hand, turn_up, trump, bids, forbidden, rng)
+choose_bid(kind, params, table, seat, players, r, hook, hand, turn_up, trump, bids, forbidden, rng)
     bids: (players,) int8, -1 for seats yet to bid; forbidden: the hook's forbidden bid or -1.
-choose_card(kind, params, table, seat, players, r, hand, legal, turn_up, trump, bids, tricks,
-            played, trick_cards, n_in_trick, led, winning_pos, voids, rng)
+choose_card(kind, params, table, seat, players, r, hook, hand, legal, turn_up, trump, bids, tricks,
+            seat_played, played, trick_cards, n_in_trick, led, winning_pos, voids, rng)
     legal: mask of the legal cards (never empty); tricks: (players,) int8 taken so far;
+    seat_played: (players,) uint64, the cards each seat has played this round (who played what is
+    public: seat 1 leads trick one and the rules say who leads each next one);
     played: mask of every card played this round, the current trick included;
     trick_cards: (players,) int8, the current trick in order of play, n_in_trick of them;
     led: the led code (rules.kernels); winning_pos: index in trick_cards of the card winning so far
     (-1 on an empty trick); voids: (players,) uint8, bit s set when that seat has shown it lacks suit s.
-choose_trump(kind, params, table, players, r, hand, rng)
-    the dealer's suit 0..3 on a turned-up Wizard.
+choose_trump(kind, params, table, players, r, hook, hand, turn_up, rng)
+    the dealer's suit 0..3 on the turned-up Wizard ``turn_up``.
 trump_choices(kind, params, table, players, r, hand)
     the suits (mask, bit s for suit s) among which ``choose_trump`` picks uniformly: what a named
     suit tells about the dealer's hand (the exact round-1 advisor weighs deals by it).
@@ -30,31 +32,40 @@ from __future__ import annotations
 from wizsim._jit import inline_kernel
 from wizsim.policies.heuristic import heuristic_bid, heuristic_card, heuristic_trump, heuristic_trump_choices
 from wizsim.policies.random_policy import random_bid, random_card, random_trump
+from wizsim.policies.search import search_bid, search_card, search_trump
 
 RANDOM = 0
 HEURISTIC = 1
+SEARCH = 2
 
 
 @inline_kernel
-def choose_bid(kind, params, table, seat, players, r, hand, turn_up, trump, bids, forbidden, rng):
+def choose_bid(kind, params, table, seat, players, r, hook, hand, turn_up, trump, bids, forbidden, rng):
     if kind == HEURISTIC:
         return heuristic_bid(params, table, seat, players, r, hand, turn_up, trump, bids, forbidden)
+    if kind == SEARCH:
+        return search_bid(params, table, seat, players, r, hook, hand, turn_up, trump, bids, forbidden, rng)
     return random_bid(r, forbidden, rng)
 
 
 @inline_kernel
-def choose_card(kind, params, table, seat, players, r, hand, legal, turn_up, trump, bids, tricks,
-                played, trick_cards, n_in_trick, led, winning_pos, voids, rng):
+def choose_card(kind, params, table, seat, players, r, hook, hand, legal, turn_up, trump, bids, tricks,
+                seat_played, played, trick_cards, n_in_trick, led, winning_pos, voids, rng):
     if kind == HEURISTIC:
         return heuristic_card(seat, players, hand, legal, turn_up, trump, bids[seat] - tricks[seat], played,
                               trick_cards[max(winning_pos, 0)], n_in_trick, led, voids)
+    if kind == SEARCH:
+        return search_card(params, table, seat, players, r, hook, hand, legal, turn_up, trump, bids, tricks,
+                           seat_played, played, trick_cards, n_in_trick, voids, rng)
     return random_card(legal, rng)
 
 
 @inline_kernel
-def choose_trump(kind, params, table, players, r, hand, rng):
+def choose_trump(kind, params, table, players, r, hook, hand, turn_up, rng):
     if kind == HEURISTIC:
         return heuristic_trump(params, table, players, r, hand, rng)
+    if kind == SEARCH:
+        return search_trump(params, table, players, r, hook, hand, turn_up, rng)
     return random_trump(rng)
 
 
@@ -63,6 +74,6 @@ ALL_SUITS = 0b1111
 
 @inline_kernel
 def trump_choices(kind, params, table, players, r, hand):
-    if kind == HEURISTIC:
+    if kind == HEURISTIC or kind == SEARCH:  # search: the heuristic's choices stand in (see worlds)
         return heuristic_trump_choices(params, table, players, r, hand)
     return ALL_SUITS

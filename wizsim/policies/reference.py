@@ -213,3 +213,144 @@ def heuristic_card(seat: int, players: int, hand, legal, turn_up: int, trump: in
     if losers:
         return pick_max(losers, trump)
     return pick_max(winners, trump) if not later else pick_min(winners, trump)
+
+
+# --- worlds (``policies.worlds``), written from its docstring ---
+
+FAILED = -2
+NO_TURN_UP = -1
+
+
+def _mask_cards(mask: int) -> list[int]:
+    return [c for c in range(N_CARDS) if mask >> c & 1]
+
+
+def deal_world(stream: Stream, players: int, unseen: int, needs, voids, pool: int):
+    """(turned-up card, NO_TURN_UP or FAILED; the hands as masks): the unseen cards placed one by one,
+    the most constrained class first, into an allowed slot (seats, pile ``players``, turned-up card
+    ``players + 1``) with chance proportional to its capacity left, the deal kept with chance
+    prod(D / B) (D: allowed capacity when placed, B its bound)."""
+    cards = _mask_cards(unseen)
+    pool &= unseen
+    cap = [int(needs[s]) for s in range(players)] + [0, 1 if pool else 0]
+    cap[players] = len(cards) - sum(cap[:players]) - cap[players + 1]
+    hands = [0] * players
+    if cap[players] < 0:
+        return FAILED, hands
+
+    def klass(c):
+        group = card_suit(c) if card_suit(c) >= 0 else 4
+        return 2 * group + (pool >> c & 1)
+
+    def slots(k):
+        group = k // 2
+        out = [s for s in range(players) if group == 4 or not voids[s] >> group & 1] + [players]
+        return out + [players + 1] if k & 1 else out
+
+    allowed = {k: sum(cap[j] for j in slots(k)) for k in range(10)}
+    weight = 1.0
+    left = len(cards)
+    turn_up = NO_TURN_UP
+    for k in sorted(range(10), key=lambda k: (allowed[k], k)):
+        for j_in_class, c in enumerate(x for x in cards if klass(x) == k):
+            ok = slots(k)
+            d = sum(cap[j] for j in ok)
+            if d == 0:
+                return FAILED, hands
+            bound = min(left, allowed[k] - j_in_class)
+            if d != bound:
+                weight *= d / bound
+            u = stream.rand_below(d)
+            for j in ok:
+                if u < cap[j]:
+                    slot = j
+                    break
+                u -= cap[j]
+            cap[slot] -= 1
+            if slot < players:
+                hands[slot] |= 1 << c
+            elif slot == players + 1:
+                turn_up = c
+            left -= 1
+    if weight < 1.0 and (stream.next_u64() >> 11) * 2.0 ** -53 >= weight:
+        return FAILED, hands
+    return turn_up, hands
+
+
+def evidence_ok(stream, players: int, r: int, me: int, world, seat_played, turn_up: int, trump: int, bids, hook: bool,
+                evidence, trump_evidence: bool, params, table, tolerance: int) -> bool:
+    """Each seat with evidence, holding its world cards and those it played, bids within ``tolerance``
+    of what it bid by the heuristic; with ``trump_evidence`` the dealer names the trump with the
+    heuristic's chance (a draw from ``stream`` on a tie)."""
+    from wizsim.rules.reference import forbidden_bid
+
+    total = 0
+    for s in range(players):
+        if s != me and evidence[s]:
+            whole = _mask_cards(int(world[s]) | int(seat_played[s]))
+            got = heuristic_bid(params, table, s, players, r, whole, trump, bids, forbidden_bid(hook, s, players, r,
+                                                                                                   total))
+            if abs(got - bids[s]) > tolerance:
+                return False
+        total += max(bids[s], 0)
+    if trump_evidence:
+        dealer = players - 1
+        choices = heuristic_trump_choices(params, table, players, r,
+                                          _mask_cards(int(world[dealer]) | int(seat_played[dealer])))
+        if trump not in choices:
+            return False
+        if len(choices) > 1 and stream.rand_below(len(choices)) != 0:
+            return False
+    return True
+
+
+def sample_world(stream, players, r, me, hand, unseen, needs, voids, pool, seat_played, trump, bids, hook, evidence,
+                 trump_evidence, params, table, tolerance, max_tries):
+    """(turned-up card or FAILED, tries, world): deals until one passes ``evidence_ok``."""
+    known = NO_TURN_UP
+    if pool and not pool & unseen:
+        known = (pool & -pool).bit_length() - 1
+    world = [0] * players
+    for t in range(max_tries):
+        tu, world = deal_world(stream, players, unseen, needs, voids, pool)
+        if tu == FAILED:
+            continue
+        if known != NO_TURN_UP:
+            tu = known
+        world[me] = hand
+        if evidence_ok(stream, players, r, me, world, seat_played, tu, trump, bids, hook, evidence, trump_evidence,
+                       params, table, tolerance):
+            return tu, t + 1, world
+    return FAILED, max_tries, world
+
+
+# --- rollout (``policies.rollout``) ---
+
+
+def heuristic_tricks(players: int, turn_up: int, trump: int, hands, bids, tricks, voids, trick_cards, leader: int,
+                     played) -> list[int]:
+    """Each seat's tricks at the end of the round, played on from the given state (hands: sets of ids,
+    voids: sets of suits, trick_cards: the current trick, played: every card played so far, in any
+    order) with the heuristic twin in every seat; every rule from ``rules.reference.Trick``."""
+    hands = [set(h) for h in hands]
+    tricks = list(tricks)
+    voids = [set(v) for v in voids]
+    played = list(played)
+    trick = Trick(trump=trump, cards=list(trick_cards))
+    while True:
+        if len(trick.cards) == players:
+            leader = (leader + trick.winner()) % players
+            tricks[leader] += 1
+            trick = Trick(trump=trump)
+        s = (leader + len(trick.cards)) % players
+        if not hands[s]:
+            return tricks
+        legal = [c for c in sorted(hands[s]) if trick.may_play(hands[s], c)]
+        card = heuristic_card(s, players, sorted(hands[s]), legal, turn_up, trump, bids[s] - tricks[s], played,
+                              list(trick.cards), voids)
+        led = trick.led
+        if led >= 0 and card_suit(card) >= 0 and card_suit(card) != led:
+            voids[s].add(led)
+        hands[s].remove(card)
+        played.append(card)
+        trick.cards.append(card)

@@ -24,7 +24,7 @@ import numpy as np
 
 from wizsim.cards import shorten
 from wizsim.config import ConfigError
-from wizsim.policies.dispatch import HEURISTIC, RANDOM
+from wizsim.policies.dispatch import HEURISTIC, RANDOM, SEARCH
 
 N_PARAMS = 8  # columns of a slot's params row
 DEFAULT_POLICY = "random"  # simulate's policy when none is named
@@ -77,6 +77,7 @@ TABLES = {"heuristic_values": _heuristic_values}
 
 def _entries():
     from wizsim.policies.heuristic import DEFAULT_BID_SHIFT, P_BID_SHIFT
+    from wizsim.policies.search import DEFAULT_DOUBLINGS, DEFAULT_WORLDS, MAX_WORLDS, P_DOUBLINGS, P_WORLDS
 
     return (
         PolicyEntry("random", RANDOM, hand_blind=True,
@@ -84,6 +85,12 @@ def _entries():
         PolicyEntry("heuristic", HEURISTIC, table="heuristic_values", deterministic_play=True,
                     params=(Param("bid_shift", DEFAULT_BID_SHIFT, -1.0, 1.0, P_BID_SHIFT),),
                     summary="bids its hand's value from a fitted card-value table, plays to make the bid"),
+        PolicyEntry("search", SEARCH, table="heuristic_values",
+                    params=(Param("worlds", DEFAULT_WORLDS, 1, MAX_WORLDS, P_WORLDS, integer=True),
+                            Param("doublings", DEFAULT_DOUBLINGS, 0, 4, P_DOUBLINGS, integer=True),
+                            Param("bid_shift", DEFAULT_BID_SHIFT, -1.0, 1.0, P_BID_SHIFT)),
+                    summary="samples worlds consistent with what it has seen and picks the bid, card or trump "
+                            "whose heuristic play-outs score best"),
     )
 
 

@@ -85,8 +85,8 @@ def candidate_rounds_kernel(seed, first_index, players, r, hook, seat_slot, slot
                 if ok and j == 0 and trump_check != NO_CHECK:
                     play_rng[0] = stream_key(seed, index, CHECK_STREAM)
                     slot = seat_slot[dealer]
-                    named = choose_trump(slot_kind[slot], slot_params[slot], table, players, r,
-                                         hands_out[dealer], play_rng)
+                    named = choose_trump(slot_kind[slot], slot_params[slot], table, players, r, hook,
+                                         hands_out[dealer], tu, play_rng)
                     ok = named == trump_check
                 if not ok:
                     break
@@ -121,6 +121,6 @@ def choice_frequencies(kind, params, table, seat, players, r, cards, turn_up, tr
         hits = 0
         for rep in range(n_reps):
             rng[0] = stream_key(np.uint64(rep), np.int64(cards[m]), CHECK_STREAM)
-            got = choose_bid(kind, params, table, seat, players, r, hand, turn_up, trump, bids, forbidden, rng)
+            got = choose_bid(kind, params, table, seat, players, r, False, hand, turn_up, trump, bids, forbidden, rng)
             hits += got == heard
         out[m] = hits / n_reps

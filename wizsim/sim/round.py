@@ -22,10 +22,10 @@ from __future__ import annotations
 import numpy as np
 
 from wizsim._jit import kernel
-from wizsim.bits import ZERO, bit, lowest_bit
-from wizsim.cards import N_CARDS, N_RANKS, N_SUITED
+from wizsim.bits import ZERO, lowest_bit
+from wizsim.cards import N_CARDS
 from wizsim.deal.kernels import deal_round, draw_below_mask
-from wizsim.policies.dispatch import RANDOM, choose_bid, choose_card, choose_trump
+from wizsim.policies.dispatch import RANDOM, choose_bid, choose_trump
 from wizsim.rules.kernels import (
     DEALER_NAMES,
     LED_NONE,
@@ -36,6 +36,7 @@ from wizsim.rules.kernels import (
     score_round,
     trump_of_turn_up,
 )
+from wizsim.sim.tricks import resume_tricks
 
 # The led code a trick takes when its first non-Jester card is this card (next_led from LED_NONE).
 _FIRST_LED = np.array([next_led.py_func(LED_NONE, c) for c in range(N_CARDS)], dtype=np.int8)
@@ -78,7 +79,8 @@ def play_round(players, r, hook, seat_slot, slot_kind, slot_params, table,
         trump = fixed_trump  # the advisor's given trump; never the last round's "none"
     elif trump == DEALER_NAMES:
         slot = seat_slot[dealer]
-        trump = choose_trump(slot_kind[slot], slot_params[slot], table, players, r, hands_out[dealer], play_rng)
+        trump = choose_trump(slot_kind[slot], slot_params[slot], table, players, r, hook, hands_out[dealer], turn_up,
+                             play_rng)
 
     for s in range(players):
         bids_out[s] = -1
@@ -95,7 +97,7 @@ def play_round(players, r, hook, seat_slot, slot_kind, slot_params, table,
             b = fixed_bids[s]
         else:
             slot = seat_slot[s]
-            b = choose_bid(slot_kind[slot], slot_params[slot], table, s, players, r, hands_out[s],
+            b = choose_bid(slot_kind[slot], slot_params[slot], table, s, players, r, hook, hands_out[s],
                            turn_up, trump, bids_out, forbidden, play_rng)
             if mode == BID_CONDITION and b != fixed_bids[s]:
                 return turn_up, trump, False
@@ -108,8 +110,10 @@ def play_round(players, r, hook, seat_slot, slot_kind, slot_params, table,
     if all_random:
         _random_tricks(players, r, trump, live, play_rng, tricks_out, want_log, log_cards, log_leader, log_winner)
     else:
-        _policy_tricks(players, r, turn_up, trump, seat_slot, slot_kind, slot_params, table, play_rng, live,
-                       trick_cards, voids, bids_out, tricks_out, want_log, log_cards, log_leader, log_winner)
+        seat_played = np.zeros(players, np.uint64)
+        resume_tricks(players, r, hook, turn_up, trump, seat_slot, slot_kind, slot_params, table, play_rng, live,
+                      bids_out, tricks_out, seat_played, voids, trick_cards, 0, 0, ZERO, want_log, log_cards,
+                      log_leader, log_winner)
     for s in range(players):
         scores_out[s] = score_round(bids_out[s], tricks_out[s])
     return turn_up, trump, True
@@ -118,7 +122,7 @@ def play_round(players, r, hook, seat_slot, slot_kind, slot_params, table,
 @kernel
 def _random_tricks(players, r, trump, live, play_rng, tricks_out, want_log, log_cards, log_leader, log_winner):
     """The r tricks with the random policy in every seat: the same draws and results as the general
-    loop (``_policy_tricks``) gives that table, without the bookkeeping only other policies read
+    loop (``tricks.resume_tricks``) gives that table, without the bookkeeping only other policies read
     (played cards, voids, the trick so far). The play stream's state stays in a register, and the
     winner so far is a select on a strength table, not a branch on random data."""
     state = play_rng[0]
@@ -154,47 +158,3 @@ def _random_tricks(players, r, trump, live, play_rng, tricks_out, want_log, log_
             log_winner[t] = winner
         leader = winner
     play_rng[0] = state
-
-
-@kernel
-def _policy_tricks(players, r, turn_up, trump, seat_slot, slot_kind, slot_params, table, play_rng, live,
-                   trick_cards, voids, bids_out, tricks_out, want_log, log_cards, log_leader, log_winner):
-    """The r tricks, each card chosen by its seat's policy through ``choose_card``."""
-    played = ZERO
-    leader = 0
-    k = 0
-    for t in range(r):
-        led = LED_NONE
-        best = -1
-        win_pos = -1
-        for i in range(players):
-            s = leader + i
-            if s >= players:
-                s -= players
-            hand = live[s]
-            legal = legal_mask(hand, led)
-            slot = seat_slot[s]
-            card = choose_card(slot_kind[slot], slot_params[slot], table, s, players, r, hand, legal,
-                               turn_up, trump, bids_out, tricks_out, played, trick_cards, i, led,
-                               win_pos, voids, play_rng)
-            live[s] = hand & ~bit(card)
-            played |= bit(card)
-            trick_cards[i] = card
-            # a suited card off the led suit shows the player is void in it
-            off_suit = led >= 0 and card < N_SUITED and card // N_RANKS != led
-            voids[s] |= off_suit << max(led, 0)
-            led = next_led(led, card)
-            strength = STRENGTH[trump + 1, led + 2, card]
-            win_pos = i if strength > best else win_pos
-            best = max(best, strength)
-            if want_log:
-                log_cards[k] = card
-                k += 1
-        winner = leader + win_pos
-        if winner >= players:
-            winner -= players
-        tricks_out[winner] += 1
-        if want_log:
-            log_leader[t] = leader
-            log_winner[t] = winner
-        leader = winner

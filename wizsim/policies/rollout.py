@@ -1,0 +1,99 @@
+"""Tricks from any point of a round: the bookkeeping every trick loop shares, and the heuristic play-out.
+
+A round in progress is held in a few arrays (0-based seats, index 0 = seat 1):
+
+- ``live`` (players,) uint64: the cards each seat still holds;
+- ``seat_played`` (players,) uint64: the cards each seat has played this round (the current trick too);
+- ``tricks`` (players,) int8: completed tricks taken; ``bids`` (players,) int8;
+- ``voids`` (players,) int8: bit s set when the seat has shown it holds no card of suit s;
+- ``trick_cards`` (players,) int8: the current trick in order of play, ``n`` of them, led by ``leader``;
+
+plus the scalars the trick's winner so far needs: the led code, the best strength and its position.
+``trick_status`` rebuilds those from the trick's cards, so a loop can start in the middle of a trick.
+
+``play_card`` and ``close_trick`` are the one copy of what playing a card does to that state (the round
+kernel's policy loop, the search policy's play-outs and play advice's evaluator all call them), and
+``heuristic_tricks`` plays the rest of a round with the heuristic in every seat: the search policy's
+rollout. It calls the heuristic directly rather than through ``dispatch`` so that the search policy
+(which ``dispatch`` reaches) can run it without the kernels calling themselves.
+"""
+
+from __future__ import annotations
+
+from wizsim._jit import inline_kernel, kernel
+from wizsim.bits import ZERO, bit
+from wizsim.cards import N_RANKS, N_SUITED
+from wizsim.policies.heuristic import heuristic_card
+from wizsim.rules.kernels import LED_NONE, STRENGTH, legal_mask, next_led
+
+
+@kernel
+def trick_status(trick_cards, n, trump):
+    """(led code, best strength, position of the winning card; -1 on an empty trick) of ``trick_cards[:n]``."""
+    led = LED_NONE
+    best = -1
+    win_pos = -1
+    for i in range(n):
+        card = trick_cards[i]
+        led = next_led(led, card)
+        strength = STRENGTH[trump + 1, led + 2, card]
+        if strength > best:
+            best = strength
+            win_pos = i
+    return led, best, win_pos
+
+
+@inline_kernel
+def play_card(s, card, i, led, best, win_pos, trump, live, seat_played, voids, trick_cards):
+    """Seat ``s`` plays ``card`` as the trick's ``i``-th card: it leaves the hand, joins the seat's played
+    cards and the trick, and a suited card off the led suit shows a void. Returns the new
+    (led, best, win_pos)."""
+    b = bit(card)
+    live[s] &= ~b
+    seat_played[s] |= b
+    trick_cards[i] = card
+    off_suit = led >= 0 and card < N_SUITED and card // N_RANKS != led
+    voids[s] |= off_suit << max(led, 0)
+    led = next_led(led, card)
+    strength = STRENGTH[trump + 1, led + 2, card]
+    if strength > best:
+        return led, strength, i
+    return led, best, win_pos
+
+
+@inline_kernel
+def close_trick(players, leader, win_pos, tricks):
+    """The complete trick goes to its winner, who leads next: returns the winner's seat."""
+    winner = leader + win_pos
+    if winner >= players:
+        winner -= players
+    tricks[winner] += 1
+    return winner
+
+
+@kernel
+def heuristic_tricks(players, turn_up, trump, live, bids, tricks, seat_played, voids, trick_cards, n, leader,
+                     played):
+    """Play the round to its end from the given state (``n`` cards of the current trick down, ``leader``
+    led it; ``played`` the mask of every card played so far) with the heuristic in every seat. The
+    arrays are advanced in place; ``tricks`` then holds each seat's tricks for the round."""
+    led, best, win_pos = trick_status(trick_cards, n, trump)
+    while True:
+        if n == players:
+            leader = close_trick(players, leader, win_pos, tricks)
+            n = 0
+            led = LED_NONE
+            best = -1
+            win_pos = -1
+        s = leader + n
+        if s >= players:
+            s -= players
+        hand = live[s]
+        if hand == ZERO:
+            return
+        legal = legal_mask(hand, led)
+        card = heuristic_card(s, players, hand, legal, turn_up, trump, bids[s] - tricks[s], played,
+                              trick_cards[max(win_pos, 0)], n, led, voids)
+        played |= bit(card)
+        led, best, win_pos = play_card(s, card, n, led, best, win_pos, trump, live, seat_played, voids, trick_cards)
+        n += 1

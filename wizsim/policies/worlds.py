@@ -1,0 +1,207 @@
+"""Worlds: deals of the cards one seat has not seen, consistent with everything that seat knows.
+
+A *world* gives each other seat exactly as many unseen cards as it still holds, none of a suit it showed
+it lacks, and (when only the trump suit is known, in play advice) picks the turned-up card among the
+unseen cards it may be. ``deal_world`` draws such a deal **uniformly** over all consistent deals; the
+heard bids (and a dealer's named trump) are then evidence, checked by ``evidence_ok`` and met by
+rejection in ``sample_world``.
+
+How ``deal_world`` stays uniform with voids, without rejecting most deals. Every unseen card goes to a
+*slot*: a seat, the undealt pile, or the turned-up card, each with a capacity. Cards fall in classes by
+the slots they may go to (their suit, or Wizard/Jester, and whether the turned-up card may be one).
+The cards are placed one at a time, the most constrained classes first, each into one of its allowed
+slots with chance proportional to that slot's capacity left. That proposal reaches a deal with
+probability ``prod(capacities!) / prod(D_i)``, ``D_i`` being the allowed capacity left when card i was
+placed; accepting it with probability ``prod(D_i / B_i)``, where ``B_i`` bounds ``D_i`` from above
+whatever came before, makes every consistent deal equally likely. With one constrained class (one
+seat void in one suit, the common case) every ``D_i`` equals ``B_i`` and nothing is ever rejected; a
+card that finds no allowed capacity left ends the try.
+
+Late in a round the heard bids are the costly part: the share of deals in which every opponent's policy
+would have bid what it did falls fast with the opponents' cards. ``sample_world`` takes a bounded
+number of tries; when they run out, the bids are matched within one trick more (``tolerance``), and so
+on. The caller sees the tolerance it ended at.
+
+The bid model is the heuristic's (``heuristic_bid`` shown the seat's whole hand: its cards in the world
+plus those it has played): the only hand-reading bidder cheap enough to ask thousands of times. Twins
+in ``policies.reference`` (same names).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from wizsim._jit import kernel
+from wizsim.bits import ZERO, bit, lowest_bit, popcount
+from wizsim.cards import FIRST_JESTER, FIRST_WIZARD, N_RANKS, N_SUITED
+from wizsim.deal.kernels import next_u64, rand_below
+from wizsim.policies.heuristic import heuristic_bid, heuristic_trump_choices
+from wizsim.rules.kernels import forbidden_bid
+
+NO_TURN_UP = -1
+FAILED = -2  # ``deal_world`` / ``sample_world``: this try (or every try) found no world
+N_CLASSES = 10  # (suit 0..3, or 4 for Wizards and Jesters) x (may be the turned-up card or not)
+_UNIT = 1.0 / 9007199254740992.0  # 2**-53
+
+
+@kernel
+def card_class(card, pool):
+    """The class of an unseen card: 2 * (suit, 4 for Wizards and Jesters) + (1 if it may be turned up)."""
+    group = card // N_RANKS if card < N_SUITED else 4
+    return 2 * group + ((pool >> np.uint64(card)) & np.uint64(1))
+
+
+@kernel
+def allowed_slots(cls, players, voids):
+    """Bit mask of the slots a card of class ``cls`` may go to: seat s (bit s) unless void in its suit,
+    the pile (bit players), the turned-up card (bit players + 1) when the class may be turned up."""
+    group = cls // 2
+    out = 1 << players
+    if cls & 1:
+        out |= 1 << (players + 1)
+    for s in range(players):
+        if group == 4 or not (voids[s] >> group) & 1:
+            out |= 1 << s
+    return out
+
+
+@kernel
+def deal_world(rng, players, unseen, needs, voids, pool, hands_out):
+    """One uniformly drawn consistent deal of ``unseen`` (see the module docstring), or ``FAILED``.
+
+    needs : (players,) int64, the cards each seat must get (0 for the seat that sees the world);
+    voids : (players,) int8; pool : the cards that may be the turned-up card (0: none is dealt here);
+    hands_out : (players,) uint64, set to the cards each seat gets (the other entries untouched but 0).
+    Returns the turned-up card (``NO_TURN_UP`` when ``pool`` has no unseen card) or ``FAILED``.
+    """
+    n_slots = players + 2
+    cap = np.zeros(n_slots, np.int64)
+    total = popcount(unseen)
+    dealt = 0
+    for s in range(players):
+        cap[s] = needs[s]
+        dealt += needs[s]
+        hands_out[s] = ZERO
+    pool &= unseen
+    if pool != ZERO:
+        cap[players + 1] = 1
+    cap[players] = total - dealt - cap[players + 1]
+    if cap[players] < 0:
+        return FAILED
+    # allowed capacity of each class at the start, and the classes in order of it (most constrained first)
+    allowed = np.zeros(N_CLASSES, np.int64)
+    count = np.zeros(N_CLASSES, np.int64)
+    m = unseen
+    while m != ZERO:
+        c = lowest_bit(m)
+        m &= m - np.uint64(1)
+        count[card_class(c, pool)] += 1
+    for k in range(N_CLASSES):
+        slots = allowed_slots(k, players, voids)
+        a = 0
+        for j in range(n_slots):
+            if (slots >> j) & 1:
+                a += cap[j]
+        allowed[k] = a
+    order = np.argsort(allowed * N_CLASSES + np.arange(N_CLASSES))  # ties by class id: a fixed order
+    weight = 1.0
+    left = total
+    turn_up = NO_TURN_UP
+    for oi in range(N_CLASSES):
+        k = order[oi]
+        if count[k] == 0:
+            continue
+        slots = allowed_slots(k, players, voids)
+        j_in_class = 0
+        m = unseen
+        while m != ZERO:
+            c = lowest_bit(m)
+            m &= m - np.uint64(1)
+            if card_class(c, pool) != k:
+                continue
+            d = 0
+            for j in range(n_slots):
+                if (slots >> j) & 1:
+                    d += cap[j]
+            if d == 0:
+                return FAILED
+            bound = min(left, allowed[k] - j_in_class)
+            if d != bound:
+                weight *= d / bound
+            u = rand_below(rng, d)
+            slot = 0
+            for j in range(n_slots):
+                if (slots >> j) & 1:
+                    if u < cap[j]:
+                        slot = j
+                        break
+                    u -= cap[j]
+            cap[slot] -= 1
+            if slot < players:
+                hands_out[slot] |= bit(c)
+            elif slot == players + 1:
+                turn_up = c
+            left -= 1
+            j_in_class += 1
+    if weight < 1.0 and (next_u64(rng) >> np.uint64(11)) * _UNIT >= weight:
+        return FAILED
+    return turn_up
+
+
+@kernel
+def evidence_ok(rng, players, r, me, world, seat_played, turn_up, trump, bids, hook, evidence, trump_evidence,
+                params, table, tolerance):
+    """Whether the world agrees with what was heard: each seat with ``evidence[s]``, shown its whole hand
+    (``world[s] | seat_played[s]``), bids within ``tolerance`` of ``bids[s]`` by the heuristic's bid;
+    with ``trump_evidence`` the dealer (never ``me``) names the trump on the turned-up Wizard with the
+    heuristic's chance of doing so (one draw from ``rng`` on a tie)."""
+    total = 0
+    for s in range(players):
+        if s == me:
+            total += bids[s]
+            continue
+        if evidence[s]:
+            whole = world[s] | seat_played[s]
+            forbidden = forbidden_bid(hook, s, players, r, total)
+            b = heuristic_bid(params, table, s, players, r, whole, turn_up, trump, bids, forbidden)
+            if abs(b - bids[s]) > tolerance:
+                return False
+        total += max(bids[s], 0)
+    if trump_evidence:
+        dealer = players - 1
+        choices = heuristic_trump_choices(params, table, players, r, world[dealer] | seat_played[dealer])
+        if not (choices >> trump) & 1:
+            return False
+        n = popcount(np.uint64(choices))
+        if n > 1 and rand_below(rng, n) != 0:
+            return False
+    return True
+
+
+@kernel
+def sample_world(rng, players, r, me, hand, unseen, needs, voids, pool, seat_played, trump, bids, hook, evidence,
+                 trump_evidence, params, table, tolerance, max_tries, world):
+    """Draw worlds until one passes ``evidence_ok`` at ``tolerance``, at most ``max_tries``; ``world``
+    (players,) uint64 gets the hands (``hand`` for ``me``). Returns (turned-up card or ``FAILED``,
+    tries used). A known turned-up card is the caller's: pass it in ``pool`` (it is not unseen)."""
+    known = NO_TURN_UP
+    if pool != ZERO and pool & unseen == ZERO:
+        known = lowest_bit(pool)
+    for t in range(max_tries):
+        tu = deal_world(rng, players, unseen, needs, voids, pool, world)
+        if tu == FAILED:
+            continue
+        if known != NO_TURN_UP:
+            tu = known
+        world[me] = hand
+        if evidence_ok(rng, players, r, me, world, seat_played, tu, trump, bids, hook, evidence, trump_evidence,
+                       params, table, tolerance):
+            return tu, t + 1
+    return FAILED, max_tries
+
+
+@kernel
+def dealer_named_trump(players, me, turn_up):
+    """Whether the trump was named by an opponent dealer on a turned-up Wizard (evidence about its hand)."""
+    return me != players - 1 and FIRST_WIZARD <= turn_up < FIRST_JESTER
+

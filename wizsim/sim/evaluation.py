@@ -1,0 +1,73 @@
+"""Play advice's evaluator: every candidate card played now, then the round played out, on each world.
+
+World i and candidate j: the state's arrays are copied, the seat plays ``candidates[j]``, and
+``sim.tricks.resume_tricks`` plays the rest with the opponents' policy in the other seats and the
+``play`` policy in the seat's own. Every candidate of world i uses the play stream
+``(seed, first_index + i, PLAY_STREAM)`` from its start (common random numbers), so the differences
+between candidates are measured on the same deals and the same random choices.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import prange
+
+from wizsim._jit import parallel_kernel
+from wizsim.bits import bit
+from wizsim.deal.kernels import PLAY_STREAM, stream_key
+from wizsim.policies.rollout import play_card, trick_status
+from wizsim.sim.tricks import resume_tricks
+
+
+@parallel_kernel
+def evaluate_worlds_kernel(seed, first_index, worlds, turn_ups, candidates, players, r, hook, me, trump, bids,
+                           seat_played, tricks, voids, trick_cards, n_in_trick, leader, played, seat_slot, slot_kind,
+                           slot_params, table, out):
+    """``out[i, j]``: the seat ``me``'s tricks at the end of the round on world i after playing
+    ``candidates[j]`` now. worlds (n, players) uint64 (the seat's own hand in its column), turn_ups (n,)
+    int8, candidates (k,) int8; the state arrays as ``sim.state.PlayState.kernel_args`` gives them."""
+    n = worlds.shape[0]
+    k = candidates.shape[0]
+    led0, best0, win0 = trick_status(trick_cards, n_in_trick, trump)
+    for i in prange(n):
+        live = np.empty(players, np.uint64)
+        sp = np.empty(players, np.uint64)
+        tr = np.empty(players, np.int8)
+        vd = np.empty(players, np.int8)
+        tc = np.empty(players, np.int8)
+        rng = np.empty(1, np.uint64)
+        log = np.zeros(1, np.int8)
+        for j in range(k):
+            for s in range(players):
+                live[s] = worlds[i, s]
+                sp[s] = seat_played[s]
+                tr[s] = tricks[s]
+                vd[s] = voids[s]
+                tc[s] = trick_cards[s]
+            rng[0] = stream_key(seed, first_index + i, PLAY_STREAM)
+            c = candidates[j]
+            play_card(me, c, n_in_trick, led0, best0, win0, trump, live, sp, vd, tc)
+            resume_tricks(players, r, hook, turn_ups[i], trump, seat_slot, slot_kind, slot_params, table, rng, live,
+                          bids, tr, sp, vd, tc, n_in_trick + 1, leader, played | bit(c), False, log, log, log)
+            out[i, j] = tr[me]
+
+
+def evaluate_worlds(state, worlds, turn_ups, candidates, policy: str = "heuristic", play: str = "heuristic",
+                    seed: int = 0, first_index: int = 0) -> np.ndarray:
+    """(n, k) int8: the seat's tricks at the end of the round on each world for each candidate card, the
+    opponents playing ``policy`` and the seat's own later cards ``play``."""
+    from wizsim.policies import make_slots
+
+    a = state.kernel_args()
+    slots = make_slots([policy, play])
+    seat_slot = np.full(state.players, slots.slot_of(policy), np.int8)
+    seat_slot[state.me] = slots.slot_of(play)
+    n, k = len(worlds), len(candidates)
+    out = np.zeros((n, k), np.int8)
+    if n and k:
+        evaluate_worlds_kernel(np.uint64(seed), np.int64(first_index), np.ascontiguousarray(worlds, np.uint64),
+                               np.ascontiguousarray(turn_ups, np.int8), np.ascontiguousarray(candidates, np.int8),
+                               a["players"], a["r"], a["hook"], a["me"], a["trump"], a["bids"], a["seat_played"],
+                               a["tricks"], a["voids"], a["trick_cards"], a["n_in_trick"], a["leader"], a["played"],
+                               seat_slot, slots.kinds, slots.params, slots.table, out)
+    return out

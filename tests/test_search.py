@@ -1,0 +1,120 @@
+"""The search policy (``policies.search``): a registered policy usable wherever a name is, decisions that
+see only the seat's information, results that depend only on (seed, round index), and the obvious
+choices made. Its strength against the heuristic is measured in benchmarks/strength.py, not here."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from wizsim import simulate_rounds
+from wizsim.bits import bit
+from wizsim.cli import main
+from wizsim.config import ConfigError
+from wizsim.deal.kernels import stream_key
+from wizsim.policies import check_policy, make_slots, policy_entry
+from wizsim.sim.round import BID_FORCED, BID_FREE, TRUMP_BY_RULES, play_round
+
+SMALL = "search:worlds=8:doublings=1"
+
+
+def test_search_is_registered_with_its_strength_parameter():
+    assert check_policy("search") == "search"
+    assert check_policy("search:64") == "search:worlds=64"
+    assert check_policy("SEARCH:worlds=8:doublings=1") == SMALL
+    assert not policy_entry("search").hand_blind and not policy_entry("search").deterministic_play
+    with pytest.raises(ConfigError, match="worlds must be 1..4096"):
+        check_policy("search:0")
+    with pytest.raises(ConfigError, match="whole number"):
+        check_policy("search:2.5")
+
+
+def _round(players, r, seat_policies, hands_fixed, turn_up, deal_seed, play_seed, forced_bids=None):
+    slots = make_slots(seat_policies)
+    seat_slot = np.array([slots.slot_of(p) for p in seat_policies], np.int8)
+    fixed = np.zeros(players, np.uint64)
+    for s, h in hands_fixed.items():
+        fixed[s] = h
+    bid_mode = np.full(players, BID_FREE if forced_bids is None else BID_FORCED, np.int8)
+    fixed_bids = np.array(forced_bids or [0] * players, np.int8)
+    deal_rng = np.array([deal_seed], np.uint64)
+    play_rng = np.array([play_seed], np.uint64)
+    out = dict(hands=np.zeros(players, np.uint64), bids=np.zeros(players, np.int8),
+               tricks=np.zeros(players, np.int8), scores=np.zeros(players, np.int16),
+               log=np.zeros(players * r, np.int8))
+    play_round(players, r, False, seat_slot, slots.kinds, slots.params, slots.table, fixed, bit(turn_up),
+               TRUMP_BY_RULES, bid_mode, fixed_bids, deal_rng, play_rng, np.zeros(players, np.uint64),
+               np.zeros(players, np.int8), np.zeros(players, np.int8), out["hands"], out["bids"], out["tricks"],
+               out["scores"], True, out["log"], np.zeros(r, np.int8), np.zeros(r, np.int8))
+    return out
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_bid_does_not_change_when_the_hidden_cards_do(seed):
+    """Seat 1 (search) bids first: the same hand, turned-up card and play stream give the same bid
+    whatever the other seats were dealt."""
+    hand = sum(1 << c for c in (3, 12, 20, 33, 41, 52, 56))
+    turn_up = 5  # a spade: trump by the rules, no draw
+    got = set()
+    hidden = set()
+    for deal in range(6):
+        out = _round(4, 7, [SMALL, "heuristic", "heuristic", "heuristic"], {0: hand}, turn_up,
+                     int(stream_key(seed, deal, 0)), int(stream_key(seed, 99, 1)))
+        got.add(int(out["bids"][0]))
+        hidden.add(tuple(int(h) for h in out["hands"][1:]))
+    assert len(hidden) == 6  # the other hands did change
+    assert len(got) == 1
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_cards_do_not_change_when_the_hidden_cards_do(seed):
+    """Bids forced, seat 1 (heuristic, its hand fixed) leads, seat 2 (search, its hand fixed) follows: the
+    first card of seat 2 sees the same thing on every deal and must be the same."""
+    h0 = sum(1 << c for c in (0, 14, 27, 40, 50))
+    h1 = sum(1 << c for c in (2, 9, 16, 30, 53))
+    firsts = set()
+    hidden = set()
+    for deal in range(6):
+        out = _round(4, 5, ["heuristic", SMALL, "heuristic", SMALL], {0: h0, 1: h1}, 7,
+                     int(stream_key(seed, deal, 0)), int(stream_key(seed, 7, 1)), forced_bids=[1, 2, 0, 1])
+        firsts.add((int(out["log"][0]), int(out["log"][1])))
+        hidden.add(tuple(int(h) for h in out["hands"][2:]))
+    assert len(hidden) == 6
+    assert len(firsts) == 1
+
+
+def test_obvious_bids():
+    """Round 1: a Wizard in seat 1 takes the trick, a Jester never does; search bids so."""
+    for card, want in ((52, 1), (56, 0)):
+        for seed in range(3):
+            b = simulate_rounds(4, 1, 1, [SMALL, "heuristic", "heuristic", "heuristic"], seed=seed,
+                                fixed_hands=np.array([bit(card), 0, 0, 0], np.uint64),
+                                bid_mode=np.zeros(4, np.int8)).bids
+            assert int(b[0, 0]) == want
+
+
+def test_results_depend_only_on_seed_and_round_index():
+    pol = [SMALL, "heuristic", SMALL, "random"]
+    whole = simulate_rounds(4, 6, 24, pol, seed=5, threads=1)
+    parts = [simulate_rounds(4, 6, 10, pol, seed=5, threads=2),
+             simulate_rounds(4, 6, 14, pol, seed=5, first_index=10, threads=2)]
+    for name in ("hands", "bids", "tricks", "scores"):
+        np.testing.assert_array_equal(getattr(whole, name),
+                                      np.concatenate([getattr(p, name) for p in parts]), err_msg=name)
+
+
+def test_simulate_names_it_as_stored():
+    res = CliRunner().invoke(main, ["simulate", "--players", "4", "--round", "3", "--rounds", "8", "--json",
+                                    "--policies", "search:4,heuristic"])
+    assert res.exit_code == 0, res.output
+    assert "search:worlds=4" in json.dumps(json.loads(res.output))
+
+
+def test_a_bad_strength_is_one_line_exit_2():
+    res = CliRunner().invoke(main, ["simulate", "--players", "4", "--round", "3", "--rounds", "8",
+                                    "--policies", "search:worlds=0"])
+    assert res.exit_code == 2
+    assert "worlds must be 1..4096" in res.output and "Traceback" not in res.output

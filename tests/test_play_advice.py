@@ -4,7 +4,6 @@ Monte Carlo answer within its interval of the exact one, and the JSON object."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 
 import numpy as np
@@ -21,11 +20,6 @@ from wizsim.cli import main
 from wizsim.rules.reference import Trick, score_round
 
 # Each inconsistent state of issue 11 item 3 (test_play_state), from the command line: exit 2, one line.
-
-
-# The answers need the world sampler and evaluator (issue 11 item 1, a piece of its own).
-needs_kernels = pytest.mark.skipif(importlib.util.find_spec("wizsim.sim.evaluation") is None,
-                                   reason="the world sampler and evaluator are not in this build yet")
 
 
 def _cli(**kw):
@@ -72,13 +66,6 @@ def test_bad_states_raise_in_python_too():
             advise_play(**BASE | change)
 
 
-@pytest.mark.skipif(importlib.util.find_spec("wizsim.sim.evaluation") is not None, reason="the kernels are here")
-def test_without_the_kernels_a_valid_state_says_so_in_one_line():
-    result = _cli(**BASE)
-    assert result.exit_code == 2 and "needs the world sampler and evaluator" in result.output
-    assert "Traceback" not in result.output
-
-
 # --- answers ----------------------------------------------------------------------------------------
 
 def _states(configs):
@@ -102,7 +89,6 @@ def test_exact_states_were_found():
     assert len(EXACT_STATES) >= 6
 
 
-@needs_kernels
 @pytest.mark.parametrize("st", EXACT_STATES)
 def test_exact_equals_brute_force_over_the_twins(st):
     a = advise_play(**st)
@@ -119,7 +105,6 @@ def test_exact_equals_brute_force_over_the_twins(st):
     assert a.best_card == a.table["card"][int(np.argmax(a.ev))]
 
 
-@needs_kernels
 @pytest.mark.parametrize("st", EXACT_STATES[:3])
 def test_monte_carlo_agrees_with_exact_within_its_interval(st):
     exact = advise_play(**st)
@@ -130,7 +115,6 @@ def test_monte_carlo_agrees_with_exact_within_its_interval(st):
     assert np.all(np.abs(mc.ev - exact.ev) <= half + 1e-9), (mc.ev, exact.ev, half)
 
 
-@needs_kernels
 def test_last_trick_equals_the_rules():
     """Last to play on the last trick: every card is known, so the answer is the trick's winner."""
     for seed in range(20):
@@ -148,7 +132,6 @@ def test_last_trick_equals_the_rules():
         assert a.expected_tricks[0] == tricks
 
 
-@needs_kernels
 def test_a_trump_named_by_an_opponent_dealer_is_sampled_not_enumerated():
     """The heuristic dealer breaks ties between suits at random, so its named trump is not 0/1 evidence:
     a state that would be enumerated otherwise goes to Monte Carlo."""
@@ -160,7 +143,6 @@ def test_a_trump_named_by_an_opponent_dealer_is_sampled_not_enumerated():
     assert advise_play(**mine).method == "exact"  # you are the dealer: you named it
 
 
-@needs_kernels
 def test_table_and_json_shape():
     st = EXACT_STATES[0]
     a = advise_play(**st)
@@ -180,7 +162,6 @@ def test_table_and_json_shape():
         assert list(row) == ["card", "p_make", "ev", "ev_low", "ev_high", "expected_tricks"]
 
 
-@needs_kernels
 def test_monte_carlo_json_is_strict_and_reproducible():
     args = BASE | {"samples": 50, "seed": 3, "json": True}
     first = _cli(**args)
@@ -199,7 +180,6 @@ def test_bid_advice_json_says_its_phase():
     assert obj["phase"] == "bid" and "best_bid" in obj
 
 
-@needs_kernels
 def test_text_output_marks_the_best_card_and_says_the_models():
     st = EXACT_STATES[0]
     result = _cli(**st)

@@ -105,14 +105,14 @@ def _enumerate(players, unseen, needs, voids, pool):
     for t in turn_ups:
         rest = [c for c in cards if c != t]
 
-        def rec(s, left, hands):
+        def rec(s, left, hands, t=t):
             if s == players:
                 out.add((t, tuple(hands)))
                 return
             ok = [c for c in left if not _void_mask(voids[s]) >> c & 1]
             for combo in itertools.combinations(ok, needs[s]):
                 m = sum(1 << c for c in combo)
-                rec(s + 1, [c for c in left if c not in combo], hands + [m])
+                rec(s + 1, [c for c in left if c not in combo], hands + [m], t)
 
         rec(0, rest, [])
     return out

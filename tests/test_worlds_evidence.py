@@ -9,16 +9,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from play_brute import random_state
 
+from wizsim.advisor import reference  # noqa: E402
+from wizsim.advisor.evidence import worlds_evidence  # noqa: E402
 from wizsim.advisor.play import count_deals, enumerate_deals
 from wizsim.advisor.played import make_play_question
 from wizsim.policies import make_slots
-
-pytest.importorskip("wizsim.sim.worlds", reason="the world sampler is not in this build yet")
-
 from wizsim.sim.worlds import sample_worlds  # noqa: E402
-
-from wizsim.advisor import reference  # noqa: E402
-from wizsim.advisor.evidence import worlds_evidence  # noqa: E402
 
 
 def _twin(state, worlds, turn_ups, tolerance):

@@ -197,25 +197,11 @@ def _check_policy(name, what: str) -> str:
     return check_policy(name)
 
 
-def _check_kernels() -> None:
-    """The world sampler and evaluator (issue 11 item 1) are a separate piece: say so in one line when
-    this build lacks them, instead of failing on an import."""
-    import importlib.util
-
-    missing = [m for m in ("wizsim.sim.state", "wizsim.sim.worlds", "wizsim.sim.evaluation")
-               if importlib.util.find_spec(m) is None]
-    if missing:
-        raise AdviceError(f"play advice needs the world sampler and evaluator ({', '.join(missing)}), which this "
-                          f"build of wizsim does not have yet; bid advice works")
-
-
 def play_kernels() -> tuple:
-    """The kernels a play-advice call runs (for the CLI's first-run compile notice); () without them."""
-    try:
-        from wizsim.sim.evaluation import evaluate_worlds_kernel
-        from wizsim.sim.worlds import sample_worlds_kernel
-    except ImportError:
-        return ()
+    """The kernels a play-advice call runs (for the CLI's first-run compile notice)."""
+    from wizsim.sim.evaluation import evaluate_worlds_kernel
+    from wizsim.sim.worlds import sample_worlds_kernel
+
     return (sample_worlds_kernel, evaluate_worlds_kernel)
 
 
@@ -318,7 +304,6 @@ def advise_play(hand, trump, seat, players=4, *, bids, played=(), hook=False, tr
         raise AdviceError(f"method must be one of {', '.join(METHODS)}, got {method!r}")
     seed = check_seed(seed)
     candidates = q.legal_cards
-    _check_kernels()
     state = q.state()
     exact_ok = _deterministic(policy) and _deterministic(play) and not _dealer_named_trump(q)
     n_deals = count_deals(q) if exact_ok and method != "monte-carlo" else None

@@ -132,13 +132,21 @@ def test_every_bid_entered_turns_the_page_to_play_advice(page):
     assert page.find_element("id", "played-section").is_displayed()
     assert page.find_element("id", "ask").text == "Which card should I play?"
     tap(page, '#target button[data-value="played"]')
-    tap(page, '#deck .tile[data-card="5H"]')
-    tap(page, '#deck .tile[data-card="AS"]')  # the player's own card leaves the hand
-    assert page.find_element("id", "played-text").text == "5H,AS"
+    tap(page, '#deck .tile[data-card="AS"]')  # a card of the hand, played: it leaves the hand
+    assert page.find_element("id", "played-text").text == "AS"
     assert page.find_element("id", "hand-text").text == "KH"
+    tap(page, '#played-undo')
+    tap(page, '#deck .tile[data-card="5H"]')  # seat 1 led the 5 of hearts
+    assert page.find_element("id", "played-text").text == "5H"
+    assert sorted(page.find_element("id", "hand-text").text.split(",")) == ["AS", "KH"]  # undone: back in hand
     ask_and_wait(page)
-    shown = page.find_element("id", "play-answer").is_displayed() or page.find_element("id", "error").is_displayed()
-    assert shown
+    assert page.find_element("id", "error").get_attribute("hidden") is not None, page.find_element("id", "error").text
+    assert page.find_element("id", "play-answer").is_displayed()
+    want = cli_json("--hand", "AS,KH", "--trump", "S", "--seat", "2", "--bids", "1,0,1,0", "--played", "5H",
+                    "--seed", "1", "--samples", "50")
+    assert want["phase"] == "play"
+    assert page.find_element("id", "best-card").get_attribute("data-card") == want["best_card"]
+    assert len(page.find_elements("css selector", "#play-table tbody tr")) == len(want["table"])
 
 
 def test_eight_concurrent_clients_get_the_same_answers(server):

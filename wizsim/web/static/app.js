@@ -16,6 +16,7 @@ const state = {
   players: 4, seat: null, trump: null, turnup: null, hook: false, target: "hand",
   hand: [],    // card tokens in the order tapped ("W", "AS", "3H"); W and J repeat
   played: [],  // tokens in order of play, "/" between tricks
+  fromHand: [],  // per entry of played: whether the card left the hand (undo puts it back)
   bids: ["", "", "", ""],
   bidShown: null,
 };
@@ -38,6 +39,16 @@ function cardShown(tok) {
 function count(list, tok) { return list.filter((t) => t === tok).length; }
 function used(tok) { return count(state.hand, tok) + count(state.played, tok) + (state.turnup === tok ? 1 : 0); }
 function removeOne(list, tok) { const i = list.lastIndexOf(tok); if (i >= 0) list.splice(i, 1); return i >= 0; }
+function pushPlayed(tok, fromHand) { state.played.push(tok); state.fromHand.push(fromHand); }
+// Take the last entry ``tok`` off the played cards; a card that came from the hand goes back to it.
+function dropPlayed(tok, backToHand = true) {
+  const i = state.played.lastIndexOf(tok);
+  if (i < 0) return false;
+  const wasHand = state.fromHand[i];
+  state.played.splice(i, 1); state.fromHand.splice(i, 1);
+  if (wasHand && backToHand) state.hand.push(tok);
+  return true;
+}
 function playPhase() { return state.bids.length === state.players && state.bids.every((b) => b.trim() !== ""); }
 
 function say(text) { $("status").textContent = text; }
@@ -51,7 +62,7 @@ function tapCard(tok) {
     if (isSpecial(tok) && used(tok) >= OF_EACH_SPECIAL) {
       if (!removeOne(state.hand, tok)) { say(`all four ${cardName(tok)}s are placed already`); return; }
     } else if (!isSpecial(tok)) {
-      removeOne(state.hand, tok); removeOne(state.played, tok);
+      removeOne(state.hand, tok); dropPlayed(tok, false);
     }
     state.turnup = tok;
     if (tok === "J") state.trump = "none";
@@ -66,22 +77,23 @@ function tapCard(tok) {
     } else if (state.hand.includes(tok)) {
       removeOne(state.hand, tok);
     } else {
-      removeOne(state.played, tok);
+      dropPlayed(tok, false);
       if (state.turnup === tok) state.turnup = null;
       state.hand.push(tok);
     }
   } else {  // played: a card you hold leaves your hand
     if (isSpecial(tok)) {
-      if (used(tok) >= OF_EACH_SPECIAL && !removeOne(state.hand, tok)) {
+      const fromHand = used(tok) >= OF_EACH_SPECIAL;
+      if (fromHand && !removeOne(state.hand, tok)) {
         say(`all four ${cardName(tok)}s are placed already`); return;
       }
-      state.played.push(tok);
+      pushPlayed(tok, fromHand);
     } else if (state.played.includes(tok)) {
-      removeOne(state.played, tok);
+      dropPlayed(tok);
     } else {
-      removeOne(state.hand, tok);
+      const fromHand = removeOne(state.hand, tok);
       if (state.turnup === tok) state.turnup = null;
-      state.played.push(tok);
+      pushPlayed(tok, fromHand);
     }
   }
   render();
@@ -466,11 +478,17 @@ function init() {
   $("hand-undo").addEventListener("click", () => { state.hand.pop(); render(); });
   $("hand-clear").addEventListener("click", () => { state.hand = []; render(); });
   $("played-trick").addEventListener("click", () => {
-    if (state.played.length && state.played[state.played.length - 1] !== "/") state.played.push("/");
+    if (state.played.length && state.played[state.played.length - 1] !== "/") pushPlayed("/", false);
     render();
   });
-  $("played-undo").addEventListener("click", () => { state.played.pop(); render(); });
-  $("played-clear").addEventListener("click", () => { state.played = []; render(); });
+  $("played-undo").addEventListener("click", () => {
+    if (state.played.length) dropPlayed(state.played[state.played.length - 1]);
+    render();
+  });
+  $("played-clear").addEventListener("click", () => {
+    while (state.played.length) dropPlayed(state.played[state.played.length - 1]);
+    render();
+  });
   $("ask").addEventListener("click", ask);
   render();
   document.body.dataset.ready = "true";

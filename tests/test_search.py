@@ -118,3 +118,77 @@ def test_a_bad_strength_is_one_line_exit_2():
                                     "--policies", "search:worlds=0"])
     assert res.exit_code == 2
     assert "worlds must be 1..4096" in res.output and "Traceback" not in res.output
+
+
+# --- kernel and twin (policies.reference) ---
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+from play_brute import random_state  # noqa: E402
+
+from wizsim.advisor.played import make_play_question  # noqa: E402
+from wizsim.deal.reference import Stream  # noqa: E402
+from wizsim.policies import reference  # noqa: E402
+from wizsim.policies.search import search_bid, search_card, search_trump  # noqa: E402
+from wizsim.rules.kernels import legal_mask  # noqa: E402
+
+
+def _params(worlds=3, doublings=1):
+    from wizsim.policies import parse_policy
+
+    return parse_policy(f"search:worlds={worlds}:doublings={doublings}").params_row()
+
+
+@settings(deadline=None, max_examples=25)
+@given(players=st.integers(3, 5), seed=st.integers(0, 10_000), frac=st.floats(0.0, 0.9), hook=st.booleans())
+def test_search_card_kernel_equals_twin(players, seed, frac, hook):
+    r = 1 + seed % 5
+    truth: dict = {}
+    q = make_play_question(**random_state(players, r, seed, int(frac * players * r), hook=hook, truth=truth))
+    a = q.state().kernel_args()
+    params, table = _params(), make_slots(["heuristic"]).table
+    legal = legal_mask(a["hand"], q.led)
+    turn_up = np.int64(truth["turn_up"])
+    rng = np.array([seed], np.uint64)
+    got = search_card(params, table, a["me"], a["players"], a["r"], hook, a["hand"], legal, turn_up, a["trump"],
+                      a["bids"], a["tricks"], a["seat_played"], a["played"], a["trick_cards"], a["n_in_trick"],
+                      a["voids"], rng)
+    stream = Stream(seed)
+    want = reference.search_card(params, table, q.me, players, r, hook, q.hand_mask, int(legal), truth["turn_up"],
+                                 q.trump, list(q.bids), list(q.tricks), list(q.seat_played), int(a["played"]),
+                                 list(q.trick_cards), len(q.trick_cards), list(q.voids), stream)
+    assert int(got) == want
+    assert int(rng[0]) == stream.state
+
+
+@settings(deadline=None, max_examples=25)
+@given(players=st.integers(3, 5), seed=st.integers(0, 10_000), hook=st.booleans(), dealer_wizard=st.booleans())
+def test_search_bid_and_trump_kernels_equal_twins(players, seed, hook, dealer_wizard):
+    import random
+
+    rr = random.Random(seed)
+    r = 1 + seed % 4
+    deck = list(range(60))
+    rr.shuffle(deck)
+    params, table = _params(), make_slots(["heuristic"]).table
+    if dealer_wizard:
+        hand = sum(1 << c for c in deck[:r] if c != 52)
+        rng = np.array([seed], np.uint64)
+        got = search_trump(params, table, players, r, hook, np.uint64(hand), np.int64(52), rng)
+        stream = Stream(seed)
+        assert int(got) == reference.search_trump(params, table, players, r, hook, hand, 52, stream)
+        assert int(rng[0]) == stream.state
+        return
+    seat = rr.randrange(players)
+    hand = sum(1 << c for c in deck[:r])
+    turn_up = deck[r]
+    trump = turn_up // 13 if turn_up < 52 else (-1 if turn_up >= 56 else 2)
+    bids = [rr.randrange(r + 1) if s < seat else -1 for s in range(players)]
+    forbidden = r - sum(bids[:seat]) if hook and seat == players - 1 and 0 <= r - sum(bids[:seat]) <= r else -1
+    rng = np.array([seed], np.uint64)
+    got = search_bid(params, table, seat, players, r, hook, np.uint64(hand), np.int64(turn_up), np.int64(trump),
+                     np.array(bids, np.int8), np.int64(forbidden), rng)
+    stream = Stream(seed)
+    assert int(got) == reference.search_bid(params, table, seat, players, r, hook, hand, turn_up, trump, bids,
+                                            forbidden, stream)
+    assert int(rng[0]) == stream.state

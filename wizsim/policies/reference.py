@@ -354,3 +354,152 @@ def heuristic_tricks(players: int, turn_up: int, trump: int, hands, bids, tricks
         hands[s].remove(card)
         played.append(card)
         trick.cards.append(card)
+
+
+# --- search (``policies.search``), written from its docstring ---
+
+Z95 = 1.959963984540054
+
+
+def _pick(scores: list[list[float]], doublings_left: int, stream: Stream) -> tuple[int, bool]:
+    """(best column by mean, whether to sample more first): more while doublings are left and the best
+    does not beat the runner-up by a paired 95% interval, unless the two scored alike on every world;
+    ties between the best broken uniformly from ``stream``."""
+    n, k = len(scores), len(scores[0])
+    sums = [sum(row[j] for row in scores) for j in range(k)]
+    top = max(range(k), key=lambda j: (sums[j], -j))
+    second = max((j for j in range(k) if j != top), key=lambda j: (sums[j], -j))
+    if doublings_left > 0 and n > 1:
+        mean = (sums[top] - sums[second]) / n
+        ss = 0.0
+        for row in scores:
+            ss += (row[top] - row[second] - mean) ** 2
+        if not (mean == 0 and ss == 0) and mean <= Z95 * math.sqrt(ss / (n - 1) / n):
+            return top, True
+    tied = [j for j in range(k) if sums[j] == sums[top]]
+    return (top, False) if len(tied) == 1 else (tied[stream.rand_below(len(tied))], False)
+
+
+def _world(stream, players, r, me, hand, unseen, needs, voids, pool, seat_played, trump, bids, hook, evidence,
+           trump_evidence, params, table, tolerance):
+    while True:
+        tu, _, world = sample_world(stream, players, r, me, hand, unseen, needs, voids, pool, seat_played, trump, bids,
+                                    hook, evidence, trump_evidence, params, table, tolerance, SEARCH_MAX_TRIES)
+        if tu != FAILED or tolerance >= r:
+            return tu, tolerance, world
+        tolerance += 1
+
+
+SEARCH_MAX_TRIES = 200  # mirror of policies.search.MAX_TRIES
+
+
+def _search(params, stream, n_cands, evaluate, draw_world):
+    """Worlds in batches of ``params[1]``, doubled up to ``params[2]`` times on a close call."""
+    base, doublings = int(params[1]), int(params[2])
+    scores: list[list[float]] = []
+    target = base
+    while True:
+        while len(scores) < target:
+            world = draw_world()
+            scores.append([evaluate(world, j) for j in range(n_cands)])
+        j, more = _pick(scores, doublings, stream)
+        if not more:
+            return j
+        doublings -= 1
+        target = 2 * len(scores)
+
+
+def _later_bids(params, table, players, r, hook, world, trump, bids, first):
+    from wizsim.rules.reference import forbidden_bid
+
+    bids = list(bids)
+    for s in range(first, players):
+        bids[s] = heuristic_bid(params, table, s, players, r, _mask_cards(world[s]), trump, bids,
+                                forbidden_bid(hook, s, players, r, sum(bids[:s])))
+    return bids
+
+
+def search_card(params, table, seat, players, r, hook, hand: int, legal: int, turn_up, trump, bids, tricks,
+                seat_played, played: int, trick_cards, n_in_trick, voids, stream: Stream) -> int:
+    from wizsim.rules.reference import score_round
+
+    cands = _mask_cards(legal)
+    if len(cands) == 1:
+        return cands[0]
+    known = hand | played | (1 << turn_up if turn_up >= 0 else 0)
+    pool = 1 << turn_up if turn_up >= 0 else 0
+    unseen = ((1 << N_CARDS) - 1) & ~known
+    needs = [0 if s == seat else r - bin(int(seat_played[s])).count("1") for s in range(players)]
+    evidence = [s != seat for s in range(players)]
+    trump_evidence = seat != players - 1 and 52 <= turn_up < 56
+    leader = (seat - n_in_trick) % players
+    state = {"tol": 0}
+
+    def draw_world():
+        tu, state["tol"], world = _world(stream, players, r, seat, hand, unseen, needs, voids, pool, seat_played,
+                                         trump, bids, hook, evidence, trump_evidence, params, table, state["tol"])
+        return world
+
+    def evaluate(world, j):
+        hands = [set(_mask_cards(int(world[s]))) for s in range(players)]
+        hands[seat].discard(cands[j])
+        trick = list(trick_cards[:n_in_trick]) + [cands[j]]
+        vd = [{k for k in range(4) if int(voids[s]) >> k & 1} for s in range(players)]
+        led = Trick(trump, list(trick_cards[:n_in_trick])).led
+        if led >= 0 and card_suit(cands[j]) >= 0 and card_suit(cands[j]) != led:
+            vd[seat].add(led)
+        got = heuristic_tricks(players, turn_up, trump, hands, bids, tricks, vd, trick, leader,
+                               _mask_cards(played) + [cands[j]])
+        return score_round(bids[seat], got[seat])
+
+    return cands[_search(params, stream, len(cands), evaluate, draw_world)]
+
+
+def search_bid(params, table, seat, players, r, hook, hand: int, turn_up, trump, bids, forbidden, stream) -> int:
+    from wizsim.rules.reference import score_round
+
+    cands = [b for b in range(r + 1) if b != forbidden]
+    if len(cands) == 1:
+        return cands[0]
+    pool = 1 << turn_up if turn_up >= 0 else 0
+    unseen = ((1 << N_CARDS) - 1) & ~(hand | pool)
+    needs = [0 if s == seat else r for s in range(players)]
+    evidence = [s != seat and s < seat for s in range(players)]
+    trump_evidence = seat != players - 1 and 52 <= turn_up < 56
+    state = {"tol": 0}
+
+    def draw_world():
+        tu, state["tol"], world = _world(stream, players, r, seat, hand, unseen, needs, [0] * players, pool,
+                                         [0] * players, trump, bids, hook, evidence, trump_evidence, params, table,
+                                         state["tol"])
+        return world
+
+    def evaluate(world, j):
+        bb = list(bids)
+        bb[seat] = cands[j]
+        bb = _later_bids(params, table, players, r, hook, world, trump, bb, seat + 1)
+        got = heuristic_tricks(players, turn_up, trump, [set(_mask_cards(int(h))) for h in world], bb, [0] * players,
+                               [set() for _ in range(players)], [], 0, [])
+        return score_round(bb[seat], got[seat])
+
+    return cands[_search(params, stream, len(cands), evaluate, draw_world)]
+
+
+def search_trump(params, table, players, r, hook, hand: int, turn_up, stream) -> int:
+    from wizsim.rules.reference import score_round
+
+    dealer = players - 1
+    unseen = ((1 << N_CARDS) - 1) & ~(hand | 1 << turn_up)
+    needs = [r] * dealer + [0]
+
+    def draw_world():
+        return _world(stream, players, r, dealer, hand, unseen, needs, [0] * players, 1 << turn_up, [0] * players, 0,
+                      [-1] * players, hook, [False] * players, False, params, table, 0)[2]
+
+    def evaluate(world, t):
+        bb = _later_bids(params, table, players, r, hook, world, t, [-1] * players, 0)
+        got = heuristic_tricks(players, turn_up, t, [set(_mask_cards(int(h))) for h in world], bb, [0] * players,
+                               [set() for _ in range(players)], [], 0, [])
+        return score_round(bb[dealer], got[dealer])
+
+    return _search(params, stream, 4, evaluate, draw_world)

@@ -194,6 +194,8 @@ def search_bid(params, table, seat, players, r, hook, hand, turn_up, trump, bids
         if b != forbidden:
             cands[j] = b
             j += 1
+    if k == 1:  # round 1 on the hook: one bid is allowed
+        return cands[0]
     pool = ZERO
     known = hand
     if turn_up >= 0:

@@ -192,3 +192,17 @@ def test_search_bid_and_trump_kernels_equal_twins(players, seed, hook, dealer_wi
     assert int(got) == reference.search_bid(params, table, seat, players, r, hook, hand, turn_up, trump, bids,
                                             forbidden, stream)
     assert int(rng[0]) == stream.state
+
+
+def test_a_dataset_records_the_strength(tmp_path):
+    import pandas as pd
+    import pyarrow.parquet as pq
+
+    out = tmp_path / "d"
+    res = CliRunner().invoke(main, ["simulate", "--players", "4", "--round", "2", "--rounds", "20", "--out", str(out),
+                                    "--policies", "search:worlds=4,heuristic"])
+    assert res.exit_code == 0, res.output
+    (part,) = (out / "rounds").rglob("*.parquet")
+    assert sorted(pd.read_parquet(part)["policy"].unique()) == ["heuristic", "search:worlds=4"]
+    run = json.loads(pq.read_metadata(part).metadata[b"wizsim.run"])
+    assert run["policies"] == ["search:worlds=4", "heuristic"] * 2

@@ -128,11 +128,7 @@ def search_card(params, table, seat, players, r, hook, hand, legal, turn_up, tru
     cap = base_worlds << doublings
     scores = np.zeros((cap, k), np.float64)
     world = np.zeros(players, np.uint64)
-    live = np.empty(players, np.uint64)
-    sp = np.empty(players, np.uint64)
-    tr = np.empty(players, np.int8)
-    vd = np.empty(players, np.int8)
-    tc = np.empty(players, np.int8)
+    live, sp, tr, vd, tc = _scratch(players)
     led0, best0, win0 = trick_status(trick_cards, n_in_trick, trump)
     tolerance = 0
     n = 0
@@ -162,6 +158,13 @@ def search_card(params, table, seat, players, r, hook, hand, legal, turn_up, tru
 
 
 @kernel
+def _scratch(players):
+    """The state arrays of one play-out (policies.rollout): hands, played per seat, tricks, voids, trick."""
+    return (np.empty(players, np.uint64), np.empty(players, np.uint64), np.empty(players, np.int8),
+            np.empty(players, np.int8), np.empty(players, np.int8))
+
+
+@kernel
 def _bid_out(params, table, players, r, hook, world, turn_up, trump, bids, first):
     """Bids of seats ``first..`` by the heuristic (seeing the bids before them), into ``bids``."""
     total = 0
@@ -175,7 +178,10 @@ def _bid_out(params, table, players, r, hook, world, turn_up, trump, bids, first
 
 
 @kernel
-def _play_from_start(players, turn_up, trump, world, bids, live, sp, tr, vd, tc):
+def _round_out(params, table, players, r, hook, world, turn_up, trump, bids, first, live, sp, tr, vd, tc):
+    """Seats ``first..`` bid by the heuristic, then the whole round is played out on ``world``: ``tr``
+    holds each seat's tricks."""
+    _bid_out(params, table, players, r, hook, world, turn_up, trump, bids, first)
     for s in range(players):
         live[s] = world[s]
         sp[s] = ZERO
@@ -217,11 +223,7 @@ def search_bid(params, table, seat, players, r, hook, hand, turn_up, trump, bids
     scores = np.zeros((cap, k), np.float64)
     world = np.zeros(players, np.uint64)
     bb = np.empty(players, np.int8)
-    live = np.empty(players, np.uint64)
-    sp = np.empty(players, np.uint64)
-    tr = np.empty(players, np.int8)
-    vd = np.empty(players, np.int8)
-    tc = np.empty(players, np.int8)
+    live, sp, tr, vd, tc = _scratch(players)
     tolerance = 0
     n = 0
     target = base_worlds
@@ -233,8 +235,7 @@ def search_bid(params, table, seat, players, r, hook, hand, turn_up, trump, bids
                 for s in range(players):
                     bb[s] = bids[s]
                 bb[seat] = cands[j]
-                _bid_out(params, table, players, r, hook, world, turn_up, trump, bb, seat + 1)
-                _play_from_start(players, turn_up, trump, world, bb, live, sp, tr, vd, tc)
+                _round_out(params, table, players, r, hook, world, turn_up, trump, bb, seat + 1, live, sp, tr, vd, tc)
                 scores[n, j] = score_round(bb[seat], tr[seat])
             n += 1
         j, more = _pick(scores, n, k, doublings, rng)
@@ -262,11 +263,7 @@ def search_trump(params, table, players, r, hook, hand, turn_up, rng):
     scores = np.zeros((cap, 4), np.float64)
     world = np.zeros(players, np.uint64)
     bb = np.empty(players, np.int8)
-    live = np.empty(players, np.uint64)
-    sp = np.empty(players, np.uint64)
-    tr = np.empty(players, np.int8)
-    vd = np.empty(players, np.int8)
-    tc = np.empty(players, np.int8)
+    live, sp, tr, vd, tc = _scratch(players)
     n = 0
     target = base_worlds
     while True:
@@ -274,8 +271,7 @@ def search_trump(params, table, players, r, hook, hand, turn_up, rng):
             _next_world(rng, players, r, dealer, hand, unseen, needs, no_voids, bit(turn_up), no_plays, 0, bids,
                         hook, no_evidence, False, params, table, 0, world)
             for t in range(4):
-                _bid_out(params, table, players, r, hook, world, turn_up, t, bb, 0)
-                _play_from_start(players, turn_up, t, world, bb, live, sp, tr, vd, tc)
+                _round_out(params, table, players, r, hook, world, turn_up, t, bb, 0, live, sp, tr, vd, tc)
                 scores[n, t] = score_round(bb[dealer], tr[dealer])
             n += 1
         t, more = _pick(scores, n, 4, doublings, rng)

@@ -1,11 +1,13 @@
-"""Rewrite the golden round transcripts in tests/golden/ from the current kernels.
+"""Rewrite the golden round transcripts and tournament outputs in tests/golden/ from the current code.
 
     python scripts/regen_golden.py
 
 Only this script changes tests/golden/. Run it when a change is meant to alter simulated results
 (a new random draw scheme, a rules fix: bump ``config.RULES_VERSION`` then) and review the diff: it
 shows exactly which hands, bids and cards changed. ``tests/test_golden.py`` checks that the kernels
-and the plain-Python twin still reproduce every file.
+and the plain-Python twin still reproduce every file. The ``tournament_*`` files are the ``wizsim
+tournament`` text and ``--json`` output of small seeded tournaments; ``tests/test_tournament.py``
+checks that a change to how a tournament is counted does not change what it reports.
 """
 
 from __future__ import annotations
@@ -26,6 +28,32 @@ CASES = [
     (6, 1, True, 12, 0),
     (6, 10, False, 13, 5),
 ]
+
+
+# wizsim tournament arguments: several rotations, the hook, a single deal (no interval), a short table
+TOURNAMENT_CASES = {
+    "tournament_p4_seed5": ["--players", "4", "--policies", "heuristic,random,random,random", "--games", "40",
+                            "--seed", "5"],
+    "tournament_p5_hook_seed0": ["--players", "5", "--policies", "heuristic,random,heuristic,random,random",
+                                 "--games", "10", "--seed", "0", "--hook"],
+    "tournament_p4_one_deal_seed1": ["--players", "4", "--policies", "heuristic,random,random,random", "--games",
+                                     "4", "--seed", "1"],
+    "tournament_p6_seed2": ["--players", "6", "--policies", "heuristic,random", "--games", "60", "--seed", "2"],
+}
+
+
+def tournament_outputs(args) -> tuple[str, str]:
+    """The text and the --json output of ``wizsim tournament args``."""
+    from click.testing import CliRunner
+
+    from wizsim.cli import main
+
+    runner = CliRunner()
+    text, js = (runner.invoke(main, ["tournament", *args, *extra]) for extra in ([], ["--json"]))
+    for out in (text, js):
+        if out.exit_code != 0:
+            raise SystemExit(out.output)
+    return text.output, js.output
 
 
 def first_index_with_wizard_turned_up(players, r, seed, limit=1000):
@@ -53,6 +81,12 @@ def main():
         path = GOLDEN / case_name(players, r, hook, seed, index)
         path.write_text(dumps(record))
         print(path.relative_to(GOLDEN.parent.parent))
+    for name, args in TOURNAMENT_CASES.items():
+        text, js = tournament_outputs(args)
+        for suffix, content in ((".txt", text), (".json", js)):
+            path = GOLDEN / (name + suffix)
+            path.write_text(content)
+            print(path.relative_to(GOLDEN.parent.parent))
 
 
 if __name__ == "__main__":

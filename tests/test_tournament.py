@@ -2,6 +2,8 @@
 on shared deals, statistics consistent with the per-game table, the CLI's JSON shape and bad input."""
 
 import json
+import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -106,3 +108,56 @@ def test_cli_bad_input_exits_2(args):
     out = CliRunner().invoke(main, ["tournament", *args])
     assert out.exit_code == 2, out.output
     assert "Error" in out.output and "Traceback" not in out.output
+
+
+GOLDEN = Path(__file__).parent / "golden"
+PINNED = sorted(GOLDEN.glob("tournament_*.json"))
+# the mean final scores and their intervals: the exact mean of the per-deal means, correctly rounded;
+# where a per-deal mean is not a binary fraction, the old float sum could be a last-digit away
+ROUNDED_LAST_DIGIT = {"mean_score", "score_low", "score_high"}
+
+
+def _same(got, want, key=""):
+    if isinstance(want, dict):
+        assert set(want) <= set(got), (key, set(want) - set(got))  # new keys may join, none leaves
+        for k in want:
+            _same(got[k], want[k], k if k in ROUNDED_LAST_DIGIT else key)
+    elif isinstance(want, list):
+        assert len(got) == len(want), key
+        for g, w in zip(got, want, strict=True):
+            _same(g, w, key)
+    elif isinstance(want, float) and key in ROUNDED_LAST_DIGIT:
+        assert got == pytest.approx(want, rel=1e-13, abs=1e-13), key
+    else:
+        assert type(got) is type(want) and got == want, (key, got, want)
+
+
+def _without_differences(text: str) -> str:
+    """The text output without the block of paired differences (issue 11 item 5 added it)."""
+    lines, out, skipping = text.splitlines(), [], False
+    for line in lines:
+        if line.startswith("paired difference"):
+            skipping = True
+        if skipping and not line:
+            skipping = False
+            continue
+        if not skipping:
+            out.append(line)
+    return "\n".join(out) + ("\n" if text.endswith("\n") else "")
+
+
+@pytest.mark.parametrize("path", PINNED, ids=lambda p: p.stem)
+def test_tournament_output_is_pinned(path):
+    """Counting a tournament in running totals (issue 10 item 5) reports what the per-game arrays did:
+    the text to the character, the JSON key by key (scores to their last digit, see above)."""
+    sys.path.insert(0, str(GOLDEN.parent.parent / "scripts"))
+    try:
+        from regen_golden import TOURNAMENT_CASES, tournament_outputs
+    finally:
+        sys.path.pop(0)
+    text, js = tournament_outputs(TOURNAMENT_CASES[path.stem])
+    assert _without_differences(text) == path.with_suffix(".txt").read_text(), HINT
+    _same(json.loads(js), json.loads(path.read_text()))
+
+
+HINT = "tournament results changed: if intended (a rules change), run scripts/regen_golden.py and review the diff"

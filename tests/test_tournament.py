@@ -17,15 +17,15 @@ TABLE = ["heuristic", "random", "random", "random"]
 
 
 def test_seeded_tournaments_are_reproducible_on_any_thread_count():
-    a = run_tournament(4, TABLE, 40, seed=5, threads=1)
-    b = run_tournament(4, TABLE, 40, seed=5, threads=2)
-    c = run_tournament(4, TABLE, 40, seed=6)
+    a = run_tournament(4, TABLE, 40, seed=5, threads=1, keep_games=True)
+    b = run_tournament(4, TABLE, 40, seed=5, threads=2, keep_games=True)
+    c = run_tournament(4, TABLE, 40, seed=6, keep_games=True)
     assert a.games.equals(b.games) and a.summary.equals(b.summary)
     assert not a.games.score.equals(c.games.score)
 
 
 def test_every_policy_sits_in_every_seat_equally_often_on_shared_deals():
-    res = run_tournament(4, TABLE, 20, seed=2)
+    res = run_tournament(4, TABLE, 20, seed=2, keep_games=True)
     assert res.rotations == 4 and res.n_deals == 5 and res.n_games == 20
     # each player identity holds each policy as often as the table lists it, in every deal
     counts = res.games.groupby(["deal", "player", "policy"], observed=False).size().unstack()
@@ -48,13 +48,13 @@ def test_repeated_rotations_are_not_replayed():
     assert distinct_rotations(["heuristic"] * 4) == 1
     assert distinct_rotations(["heuristic", "random"] * 2) == 2
     assert distinct_rotations(TABLE) == 4
-    res = run_tournament(4, ["heuristic"] * 4, 7, seed=1)
+    res = run_tournament(4, ["heuristic"] * 4, 7, seed=1, keep_games=True)
     assert res.rotations == 1 and res.n_games == 7
     assert res.summary.win_rate.iloc[0] == pytest.approx(0.25)
 
 
 def test_summary_matches_the_per_game_table():
-    res = run_tournament(3, ["heuristic", "random", "random"], 30, seed=3)
+    res = run_tournament(3, ["heuristic", "random", "random"], 30, seed=3, keep_games=True)
     g = res.games
     assert np.allclose(g.groupby(["game"]).win.sum(), 1.0)  # ties shared
     for row in res.summary.itertuples():
@@ -90,8 +90,8 @@ def test_cli_table_and_hook():
 
 
 def test_a_short_policy_list_repeats_to_fill_the_table():
-    short = run_tournament(6, "heuristic,random", 12, seed=3)
-    full = run_tournament(6, "heuristic,random,heuristic,random,heuristic,random", 12, seed=3)
+    short = run_tournament(6, "heuristic,random", 12, seed=3, keep_games=True)
+    full = run_tournament(6, "heuristic,random,heuristic,random,heuristic,random", 12, seed=3, keep_games=True)
     assert list(short.policies) == list(full.policies) == ["heuristic", "random"] * 3
     assert short.games.equals(full.games)
 

@@ -17,16 +17,23 @@ Statistics per policy name (over every seat it held):
 - ``win_rate``: share of games won, a tie for first shared equally among the tied players;
 - ``bid_accuracy``: share of rounds whose bid was exact; ``mean_abs_bid_error``: mean |bid - tricks|;
   both overall and by round size.
+
+Memory is flat in ``games``: each chunk of deals is reduced to exact running totals (Python ints:
+sums and sums of squares of per-deal points, counts of exact bids, of bid errors, of win shares in
+60ths, which every tie of 1..6 players divides) and dropped. Means and standard deviations are then
+formed from the exact sums, one rounding each, so they do not depend on the chunking or the order of
+summation. ``keep_games=True`` also keeps the per-game table (``.games``), which grows with the run.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
-from wizsim.config import MAX_ROUND_INDEX, RulesConfig, check_count, n_game_rounds
+from wizsim.config import MAX_ROUND_INDEX, RulesConfig, check_count, check_flag, n_game_rounds
 from wizsim.policies import seat_policies
 from wizsim.sim.driver import simulate_games
 from wizsim.sim.plan import DEAL_CHUNK, make_plan
@@ -42,6 +49,9 @@ def distinct_rotations(policies: list[str]) -> int:
     return p
 
 
+WIN_UNITS = 60  # a win shared by t tied players is 60 // t of these: exact for every t in 1..6
+
+
 @dataclass
 class TournamentResult:
     players: int
@@ -50,7 +60,7 @@ class TournamentResult:
     hook: bool
     n_deals: int
     rotations: int
-    games: pd.DataFrame  # one row per (game, player)
+    games: pd.DataFrame | None  # one row per (game, player); only with keep_games=True
     summary: pd.DataFrame  # one row per distinct policy name
     by_round: pd.DataFrame  # one row per (policy, round size)
 
@@ -79,20 +89,75 @@ class TournamentResult:
                 "table": list(self.policies)}
 
 
+def _mean_interval(total: int, squares: int, n: int, scale: int) -> tuple[float, float, float]:
+    """Mean and 95% interval of n values v_i / scale from the exact sums of the integers v_i and of
+    their squares: (mean, low, high), the interval nan for a single value."""
+    mean = total / (n * scale)  # int / int: the exact quotient, rounded once
+    if n < 2:
+        return mean, float("nan"), float("nan")
+    var = (n * squares - total * total) / (n * (n - 1) * scale * scale)
+    half = Z95 * math.sqrt(var) / math.sqrt(n)
+    return mean, mean - half, mean + half
+
+
+class _Totals:
+    """Exact running totals of a tournament, per distinct policy name:
+    what every statistic of the result needs, whatever the number of games."""
+
+    def __init__(self, seat_mask: np.ndarray, n_rounds: int):
+        self.seat_mask = seat_mask  # (K, d, p) bool: policy k holds player i in rotation j
+        self.per_deal = seat_mask.sum(axis=(1, 2))  # c_k: seats policy k holds over a deal's rotations
+        k = seat_mask.shape[0]
+        self.points = [0] * k  # sum over deals of X_k (the deal's points of policy k's seats)
+        self.points_sq = [0] * k
+        self.wins = [0] * k  # in WIN_UNITS
+        self.exact = [[0] * n_rounds for _ in range(k)]  # by round size
+        self.abs_err = [[0] * n_rounds for _ in range(k)]
+
+    def add(self, final: np.ndarray, exact: np.ndarray, abs_err: np.ndarray) -> None:
+        """One chunk of whole deals: final (m * d, p) totals, exact and abs_err (m * d, R, p), by player."""
+        d, p = self.seat_mask.shape[1:]
+        m = final.shape[0] // d
+        final = final.astype(np.int64).reshape(m, d, p)
+        is_win = final == final.max(axis=2, keepdims=True)
+        share = is_win * (WIN_UNITS // is_win.sum(axis=2, keepdims=True))
+        exact = exact.reshape(m, d, -1, p)
+        abs_err = abs_err.astype(np.int64).reshape(m, d, -1, p)
+        # per-deal points fit an int64 many times over (|X| < 36 seats x 2,500 points), and so do
+        # the chunk's sums of squares
+        points = np.stack([(final * mask).sum(axis=(1, 2)) for mask in self.seat_mask])  # (K, m)
+        for k, mask in enumerate(self.seat_mask):
+            self.points[k] += int(points[k].sum())
+            self.points_sq[k] += int(points[k] @ points[k])
+            self.wins[k] += int((share * mask).sum())
+            e = (exact & mask[None, :, None, :]).sum(axis=(0, 1, 3))
+            a = (abs_err * mask[None, :, None, :]).sum(axis=(0, 1, 3))
+            for r in range(e.shape[0]):
+                self.exact[k][r] += int(e[r])
+                self.abs_err[k][r] += int(a[r])
+
+
 def run_tournament(players: int, policies, games: int, *, seed: int | None = 0, hook: bool = False,
-                   threads: int | None = None, progress=None) -> TournamentResult:
-    """Play about ``games`` whole games (see the module docstring); ``progress(k)`` is told of k more games."""
+                   threads: int | None = None, progress=None, keep_games: bool = False) -> TournamentResult:
+    """Play about ``games`` whole games (see the module docstring); ``progress(k)`` is told of k more games.
+
+    ``keep_games=True`` also returns the per-game table ``.games`` (memory grows with the games);
+    without it memory stays flat in ``games``.
+    """
     names = seat_policies(policies, RulesConfig(players=players).players)
     games = check_count(games, "games", 1, (MAX_ROUND_INDEX + 1) // n_game_rounds(players))  # int64 round indices
+    keep_games = check_flag(keep_games, "keep_games")
     d = distinct_rotations(names)
     # the run's units are deals: each is played once per distinct rotation
     plan = make_plan(players, games=-(-games // d), policies=names, hook=hook, seed=seed, chunk_size=DEAL_CHUNK)
     p, seed, n_deals = players, plan.seed, plan.games
+    R = n_game_rounds(p)
     rot_policies = [[names[(i + j) % p] for i in range(p)] for j in range(d)]
-
-    finals, exact, abs_err, pol_idx = [], [], [], []
     distinct = list(dict.fromkeys(names))
-    code = {n: k for k, n in enumerate(distinct)}
+    seat_mask = np.array([[[rot_policies[j][i] == name for i in range(p)] for j in range(d)] for name in distinct])
+    totals = _Totals(seat_mask, R)
+
+    kept = [] if keep_games else None
     for chunk in plan.chunks():
         deals = np.arange(chunk.start, chunk.stop, dtype=np.int64)
         game_ids = np.repeat(deals, d)
@@ -101,22 +166,50 @@ def run_tournament(players: int, policies, games: int, *, seed: int | None = 0, 
                                player_policies=per_game)
         bids = batch.by_player(batch.bids).astype(np.int16)
         tricks = batch.by_player(batch.tricks).astype(np.int16)
-        finals.append(batch.final)
-        exact.append(bids == tricks)
-        abs_err.append(np.abs(bids - tricks))
-        pol_idx.append(np.array([[code[n] for n in row] for row in per_game], dtype=np.int8))
+        final, exact, abs_err = batch.final, bids == tricks, np.abs(bids - tricks)
+        totals.add(final, exact, abs_err)
+        if kept is not None:
+            kept.append((final, exact.sum(axis=1), abs_err.sum(axis=1)))
         if progress is not None:
             progress(len(game_ids))
-    final = np.concatenate(finals)  # (n, p) by player
-    exact = np.concatenate(exact)  # (n, R, p)
-    abs_err = np.concatenate(abs_err)
-    pol = np.concatenate(pol_idx)  # (n, p)
+
+    rows, round_rows = [], []
+    for k, name in enumerate(distinct):
+        c = int(totals.per_deal[k])
+        mean, low, high = _mean_interval(totals.points[k], totals.points_sq[k], n_deals, c)
+        cnt = n_deals * c  # (game, player) places policy k held
+        rows.append({
+            "name": name,
+            "seats_per_game": int(names.count(name)),
+            "mean_score": mean,
+            "score_low": low,
+            "score_high": high,
+            "win_rate": totals.wins[k] / (WIN_UNITS * cnt),
+            "bid_accuracy": sum(totals.exact[k]) / (cnt * R),
+            "mean_abs_bid_error": sum(totals.abs_err[k]) / (cnt * R),
+        })
+        for r in range(R):
+            round_rows.append({
+                "policy": name,
+                "round": r + 1,
+                "bid_accuracy": totals.exact[k][r] / cnt,
+                "mean_abs_bid_error": totals.abs_err[k][r] / cnt,
+            })
+    games_df = None if kept is None else _games_table(kept, n_deals, d, p, rot_policies, distinct)
+    return TournamentResult(p, names, seed, plan.hook, n_deals, d, games_df, pd.DataFrame(rows),
+                            pd.DataFrame(round_rows))
+
+
+def _games_table(kept, n_deals: int, d: int, p: int, rot_policies, distinct) -> pd.DataFrame:
+    """The per-game table: one row per (game, player), games in order (deal-major, rotation-minor)."""
+    final = np.concatenate([f for f, _, _ in kept])
     n = final.shape[0]
     is_win = final == final.max(axis=1, keepdims=True)
     win_share = is_win / is_win.sum(axis=1, keepdims=True)
-
+    code = {name: k for k, name in enumerate(distinct)}
+    pol = np.tile(np.array([[code[x] for x in row] for row in rot_policies], dtype=np.int8), (n_deals, 1))
     game_no = np.repeat(np.arange(n), p)
-    games_df = pd.DataFrame({
+    return pd.DataFrame({
         "game": game_no,
         "deal": game_no // d,
         "rotation": game_no % d,
@@ -124,39 +217,6 @@ def run_tournament(players: int, policies, games: int, *, seed: int | None = 0, 
         "policy": pd.Categorical.from_codes(pol.ravel(), categories=distinct),
         "score": final.ravel(),
         "win": win_share.ravel(),
-        "exact_rounds": exact.sum(axis=1).ravel(),
-        "abs_bid_error": abs_err.sum(axis=1).ravel(),
+        "exact_rounds": np.concatenate([e for _, e, _ in kept]).ravel(),
+        "abs_bid_error": np.concatenate([a for _, _, a in kept]).ravel(),
     })
-
-    rows, round_rows = [], []
-    R = n_game_rounds(p)
-    for k, name in enumerate(distinct):
-        sel = pol == k  # (n, p)
-        per_deal = np.where(sel, final, 0).reshape(n_deals, d, p).sum(axis=(1, 2)) / sel.reshape(n_deals, -1).sum(1)
-        mean = float(per_deal.mean())
-        if n_deals > 1:
-            half = Z95 * float(per_deal.std(ddof=1)) / np.sqrt(n_deals)
-            low, high = mean - half, mean + half
-        else:
-            low = high = float("nan")
-        sel_r = np.broadcast_to(sel[:, None, :], exact.shape)
-        rows.append({
-            "name": name,
-            "seats_per_game": int(names.count(name)),
-            "mean_score": mean,
-            "score_low": low,
-            "score_high": high,
-            "win_rate": float(win_share[sel].mean()),
-            "bid_accuracy": float(exact[sel_r].mean()),
-            "mean_abs_bid_error": float(abs_err[sel_r].mean()),
-        })
-        cnt = sel.sum()
-        for r in range(R):
-            round_rows.append({
-                "policy": name,
-                "round": r + 1,
-                "bid_accuracy": float(exact[:, r, :][sel].sum() / cnt),
-                "mean_abs_bid_error": float(abs_err[:, r, :][sel].sum() / cnt),
-            })
-    return TournamentResult(p, names, seed, plan.hook, n_deals, d, games_df, pd.DataFrame(rows),
-                            pd.DataFrame(round_rows))

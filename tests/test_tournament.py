@@ -161,3 +161,26 @@ def test_tournament_output_is_pinned(path):
 
 
 HINT = "tournament results changed: if intended (a rules change), run scripts/regen_golden.py and review the diff"
+
+
+def test_paired_differences_equal_a_direct_computation_and_are_narrower():
+    """Issue 11 item 5: a - b per deal (each policy's mean final score over its seats in the deal's
+    rotations), its mean and 95% interval over deals, from the per-game table with numpy."""
+    from wizsim.stats import Z95
+
+    res = run_tournament(4, "heuristic,heuristic:bid_shift=0.5", 80, seed=4, keep_games=True)
+    g = res.games
+    per = g.groupby(["deal", "policy"], observed=True).score.mean().unstack()
+    d = (per["heuristic"] - per["heuristic:bid_shift=0.5"]).to_numpy()
+    half = Z95 * d.std(ddof=1) / np.sqrt(len(d))
+    (row,) = res.differences.itertuples(index=False)
+    assert (row.a, row.b, row.deals) == ("heuristic", "heuristic:bid_shift=0.5", len(d))
+    assert row.mean == pytest.approx(d.mean(), abs=1e-9)
+    assert (row.low, row.high) == pytest.approx((d.mean() - half, d.mean() + half), abs=1e-9)
+    # the unpaired interval of the same difference, from the two means' own intervals, is wider
+    s = res.summary.set_index("name")
+    unpaired = np.hypot(*(s.score_high - s.score_low) / 2)
+    assert half < unpaired
+    out = res.to_dict()["differences"]
+    assert out == [{"a": row.a, "b": row.b, "mean": row.mean, "low": row.low, "high": row.high, "deals": len(d)}]
+    assert "paired differences" in __import__("wizsim.render", fromlist=["render"]).render(res, False)

@@ -83,6 +83,11 @@ def render_tournament(res) -> str:
         interval = "-" if np.isnan(row.score_low) else f"[{row.score_low:.1f}, {row.score_high:.1f}]"
         lines.append(f"{row.name:<12} {row.seats_per_game:>5} {row.mean_score:>10.1f} {interval:>19} "
                      f"{row.win_rate:>8.1%} {row.bid_accuracy:>9.1%} {row.mean_abs_bid_error:>12.3f}")
+    if res.differences is not None and len(res.differences):
+        lines += ["", f"paired differences (points per game; 95% interval over {plural(res.n_deals, 'deal')}):"]
+        for row in res.differences.itertuples(index=False):
+            interval = "-" if np.isnan(row.low) else f"[{row.low:+.1f}, {row.high:+.1f}]"
+            lines.append(f"  {row.a} - {row.b}: {row.mean:+.1f} {interval}")
     names = list(res.summary.name)
     lines += ["", "exact bid / mean |bid - tricks| by round size", f"{'round':>5}  " + "  ".join(f"{n:>20}" for n in names)]
     table = res.by_round.set_index(["round", "policy"])

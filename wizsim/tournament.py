@@ -15,6 +15,9 @@ Statistics per policy name (over every seat it held):
   deal are correlated, so each deal contributes one averaged observation: mean +- 1.96 standard
   errors of the per-deal means; no interval with a single deal);
 - ``win_rate``: share of games won, a tie for first shared equally among the tied players;
+- ``differences``: for each pair of policies (a, b), the mean over deals of (a's mean final score per
+  game in the deal - b's), with a paired 95% interval over deals: both play the same cards, so the
+  luck of the deal cancels and the interval is far narrower than the two means' own;
 - ``bid_accuracy``: share of rounds whose bid was exact; ``mean_abs_bid_error``: mean |bid - tricks|;
   both overall and by round size.
 
@@ -63,6 +66,7 @@ class TournamentResult:
     games: pd.DataFrame | None  # one row per (game, player); only with keep_games=True
     summary: pd.DataFrame  # one row per distinct policy name
     by_round: pd.DataFrame  # one row per (policy, round size)
+    differences: pd.DataFrame | None = None  # one row per pair of policies: a, b, mean, low, high, deals
 
     @property
     def n_games(self) -> int:
@@ -84,9 +88,14 @@ class TournamentResult:
                 "bid_accuracy_by_round": {int(r): json_float(a) for r, a in zip(br["round"], br.bid_accuracy, strict=True)},
                 "mean_abs_bid_error_by_round": {int(r): json_float(a) for r, a in zip(br["round"], br.mean_abs_bid_error, strict=True)},
             })
-        return {"games": self.n_games, "players": self.players, "policies": entries, "deals": self.n_deals,
-                "rotations": self.rotations, "seed": self.seed, "hook": self.hook,
-                "table": list(self.policies)}
+        out = {"games": self.n_games, "players": self.players, "policies": entries, "deals": self.n_deals,
+               "rotations": self.rotations, "seed": self.seed, "hook": self.hook,
+               "table": list(self.policies)}
+        if self.differences is not None:
+            out["differences"] = [{"a": row.a, "b": row.b, "mean": json_float(row.mean), "low": json_float(row.low),
+                                   "high": json_float(row.high), "deals": int(row.deals)}
+                                  for row in self.differences.itertuples(index=False)]
+        return out
 
 
 def _mean_interval(total: int, squares: int, n: int, scale: int) -> tuple[float, float, float]:
@@ -113,6 +122,11 @@ class _Totals:
         self.wins = [0] * k  # in WIN_UNITS
         self.exact = [[0] * n_rounds for _ in range(k)]  # by round size
         self.abs_err = [[0] * n_rounds for _ in range(k)]
+        # paired differences, policy a against b (a < b): per deal Y = X_a * c_b - X_b * c_a, an integer
+        # equal to (a's mean points per seat-game - b's) * c_a * c_b
+        self.pairs = [(a, b) for a in range(k) for b in range(a + 1, k)]
+        self.pair_sum = [0] * len(self.pairs)
+        self.pair_sq = [0] * len(self.pairs)
 
     def add(self, final: np.ndarray, exact: np.ndarray, abs_err: np.ndarray) -> None:
         """One chunk of whole deals: final (m * d, p) totals, exact and abs_err (m * d, R, p), by player."""
@@ -126,6 +140,10 @@ class _Totals:
         # per-deal points fit an int64 many times over (|X| < 36 seats x 2,500 points), and so do
         # the chunk's sums of squares
         points = np.stack([(final * mask).sum(axis=(1, 2)) for mask in self.seat_mask])  # (K, m)
+        for i, (a, b) in enumerate(self.pairs):
+            y = points[a] * int(self.per_deal[b]) - points[b] * int(self.per_deal[a])  # |y| < 2**23: y @ y fits
+            self.pair_sum[i] += int(y.sum())
+            self.pair_sq[i] += int(y @ y)
         for k, mask in enumerate(self.seat_mask):
             self.points[k] += int(points[k].sum())
             self.points_sq[k] += int(points[k] @ points[k])
@@ -195,9 +213,16 @@ def run_tournament(players: int, policies, games: int, *, seed: int | None = 0, 
                 "bid_accuracy": totals.exact[k][r] / cnt,
                 "mean_abs_bid_error": totals.abs_err[k][r] / cnt,
             })
+    diff_rows = []
+    for i, (a, b) in enumerate(totals.pairs):
+        scale = int(totals.per_deal[a]) * int(totals.per_deal[b])
+        mean, low, high = _mean_interval(totals.pair_sum[i], totals.pair_sq[i], n_deals, scale)
+        diff_rows.append({"a": distinct[a], "b": distinct[b], "mean": mean, "low": low, "high": high,
+                          "deals": n_deals})
+    differences = pd.DataFrame(diff_rows, columns=["a", "b", "mean", "low", "high", "deals"])
     games_df = None if kept is None else _games_table(kept, n_deals, d, p, rot_policies, distinct)
     return TournamentResult(p, names, seed, plan.hook, n_deals, d, games_df, pd.DataFrame(rows),
-                            pd.DataFrame(round_rows))
+                            pd.DataFrame(round_rows), differences)
 
 
 def _games_table(kept, n_deals: int, d: int, p: int, rot_policies, distinct) -> pd.DataFrame:

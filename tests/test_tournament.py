@@ -184,3 +184,31 @@ def test_paired_differences_equal_a_direct_computation_and_are_narrower():
     out = res.to_dict()["differences"]
     assert out == [{"a": row.a, "b": row.b, "mean": row.mean, "low": row.low, "high": row.high, "deals": len(d)}]
     assert "paired differences" in __import__("wizsim.render", fromlist=["render"]).render(res, False)
+
+
+def test_counts_beyond_int64_round_indices_are_refused_in_one_line():
+    for args in (["simulate", "--round", "5", "--rounds", str(10**20)], ["simulate", "--games", str(10**20)],
+                 ["tournament", "--players", "4", "--policies", "random", "--games", str(10**20)]):
+        res = CliRunner().invoke(main, args)
+        assert res.exit_code == 2 and "must be 1.." in res.output and "Traceback" not in res.output, args
+
+
+def test_a_run_of_days_says_its_estimate_before_it_starts(capsys):
+    from wizsim.cli import say_long_estimate
+
+    say_long_estimate(4, ["search", "heuristic"] * 2, 10_000_000, "game", None, 2)  # stderr is not a terminal
+    err = capsys.readouterr().err
+    assert err.startswith("wizsim: this run is estimated at about") and "days" in err
+    say_long_estimate(4, ["random"] * 4, 1000, "game", None, 2)
+    assert capsys.readouterr().err == ""
+
+
+def test_tournament_memory_is_flat_in_games():
+    """Issue 10 item 5: peak RSS of a 200,000-game tournament within 10% of a 20,000-game one."""
+    import subprocess
+
+    code = ("import resource, wizsim.tournament as t; t.run_tournament(4, 'random', {n}, seed=1); "
+            "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)")
+    rss = [int(subprocess.run([sys.executable, "-c", code.format(n=n)], capture_output=True, text=True,
+                              check=True).stdout) for n in (20_000, 200_000)]
+    assert rss[1] < 1.1 * rss[0], rss

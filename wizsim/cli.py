@@ -144,6 +144,33 @@ class PlainProgress:
         return False
 
 
+# Card plays a second on one thread, by policy (benchmarks/run.py and benchmarks/search.py, rounded
+# down): what a run's estimate is made from, before it starts.
+PLAYS_PER_SECOND = {"random": 50e6, "heuristic": 12e6, "search": 5e3}
+DAY = 86_400.0
+
+
+def say_long_estimate(players: int, names, n_units: int, unit: str, r: int | None, threads: int | None) -> None:
+    """Off a terminal (a batch job's log), say before it starts that a run will take more than a day."""
+    if sys.stderr.isatty():
+        return
+    from wizsim.config import n_game_rounds
+    from wizsim.policies import policy_entry
+
+    try:
+        import numba
+
+        cores = threads or numba.get_num_threads()
+    except Exception:
+        cores = 1
+    slowest = min(PLAYS_PER_SECOND.get(policy_entry(n).name, 1e3) for n in names)
+    per_unit = players * (r if unit == "round" else n_game_rounds(players) * (n_game_rounds(players) + 1) // 2)
+    seconds = n_units * per_unit / (slowest * cores)
+    if seconds > DAY:
+        click.echo(f"wizsim: this run is estimated at about {seconds / DAY:,.1f} days ({n_units:,} {unit}s at about "
+                   f"{slowest * cores / per_unit:,.0f} {unit}s/s on {cores} threads); it starts now", err=True)
+
+
 def progress_bar(total: int, unit: str, enabled: bool | None = None):
     """A tqdm bar on stderr with rate and ETA on a terminal; a plain line every few seconds otherwise."""
     from tqdm import tqdm
@@ -223,6 +250,7 @@ def simulate(players, round_size, rounds, games, policy, policies, hook, seed, t
         announce_compile(main_kernel, expand_round_rows, *([expand_trick_rows] if trick_log else []))
         from wizsim.dataset.run import StorageError
 
+        say_long_estimate(players, plan.policies, plan.n_units, plan.unit, plan.round, threads)
         try:
             with sigterm_as_interrupt(), progress_bar(plan.n_units, plan.unit) as bar:
                 result = write_dataset(out, players, **args, trick_log=trick_log, chunk_size=chunk_size,
@@ -238,6 +266,7 @@ def simulate(players, round_size, rounds, games, policy, policies, hook, seed, t
         from wizsim.sim.summary import summarize
 
         announce_compile(main_kernel)
+        say_long_estimate(players, plan.policies, plan.n_units, plan.unit, plan.round, threads)
         with progress_bar(plan.n_units, plan.unit) as bar:
             result = summarize(players, **args, progress=bar.update)
     echo(result, as_json)
@@ -315,6 +344,9 @@ def tournament(players, policies, games, seed, hook, threads, as_json):
     from wizsim.tournament import run_tournament
 
     announce_compile(simulate_games_kernel)
+    from wizsim.policies import seat_policies
+
+    say_long_estimate(players, seat_policies(policies, players), games, "game", None, threads)
     with progress_bar(games, "game") as bar:
         result = run_tournament(players, policies, games, seed=seed, hook=hook, threads=threads, progress=bar.update)
     echo(result, as_json)

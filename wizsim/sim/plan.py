@@ -14,7 +14,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from wizsim.config import DEFAULT_ROUNDS, ConfigError, RulesConfig, check_count, check_seed, n_game_rounds
+from wizsim.config import (
+    DEFAULT_ROUNDS,
+    MAX_ROUND_INDEX,
+    ConfigError,
+    RulesConfig,
+    check_count,
+    check_seed,
+    n_game_rounds,
+)
 from wizsim.policies import seat_policies
 
 ROUND_CHUNK = 1 << 20  # rounds per chunk: 4M rows, about 40 MB of Parquet at 4 players
@@ -100,10 +108,11 @@ def make_plan(players: int = 4, *, r: int | None = None, rounds: int | None = No
     if games is not None and rounds is not None:
         raise ConfigError("--rounds and --games do not go together: --games N plays N whole games")
     if games is not None:
-        games = check_count(games, "games", 1)
+        # every round of a run has an int64 index in its random streams (and in the datasets)
+        games = check_count(games, "games", 1, (MAX_ROUND_INDEX + 1) // n_game_rounds(players))
     else:
         cfg.check_round(r)
-        rounds = check_count(DEFAULT_ROUNDS if rounds is None else rounds, "rounds", 1)
+        rounds = check_count(DEFAULT_ROUNDS if rounds is None else rounds, "rounds", 1, MAX_ROUND_INDEX + 1)
     names = tuple(seat_policies(policies, players))
     if chunk_size is None:
         chunk_size = GAME_CHUNK if games is not None else ROUND_CHUNK

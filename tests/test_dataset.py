@@ -195,6 +195,9 @@ def test_same_seed_same_bytes_with_1_and_2_threads_and_on_dask(tmp_path):
     finally:
         faulthandler.cancel_dump_traceback_later()
     assert files_of(tmp_path / "dask") == a
+    # the client records each file's digest as the local engine does (resume and read check them)
+    digests = [json.loads((tmp_path / d / "_wizsim_run.json").read_text())["digests"] for d in ("t1", "dask")]
+    assert digests[0] == digests[1] and len(digests[0]) == 6
 
 
 def test_cli_on_a_dask_scheduler_address_with_worker_processes_gives_the_local_files(tmp_path):

@@ -37,8 +37,13 @@ def render_dataset_report(rep) -> str:
     if rep.recovered:
         lines.append("the run file _wizsim_run.json was lost: recovered the run from its files' own metadata")
     if rep.chunks_skipped:
+        how = [f"{plural(rep.files_verified, 'file')} by the digest in the run file"] if rep.files_verified else []
+        if rep.files_decoded:
+            how.append(f"{plural(rep.files_decoded, 'file')} with no digest recorded (an older wizsim's, or "
+                       "written just before a kill) by decoding every page and its checksum where written; their "
+                       "digests are now recorded")
         lines.append(f"{plural(rep.chunks_skipped, 'chunk was', 'chunks were')} already complete and verified "
-                     f"(resumed)")
+                     f"(resumed): {'; '.join(how)}")
     if rep.chunks_rewritten:
         n, files = len(rep.chunks_rewritten), rep.rewritten
         listed = "; ".join(files[:3]) + (f"; and {len(files) - 3} more" if len(files) > 3 else "")

@@ -51,7 +51,7 @@ def _client(scheduler, workers, processes):
 
 def run_dask(spec: RunSpec, out, pending: list[int], on_chunk, *, scheduler=None, workers=None, threads=None,
              processes: bool = True) -> None:
-    """Run ``pending`` chunks on a cluster; ``on_chunk(k, n_files, n_bytes)`` after each is written."""
+    """Run ``pending`` chunks on a cluster; ``on_chunk(k, n_files, n_bytes, digests)`` after each is written."""
     client, cluster = _client(scheduler, workers, processes)
     try:
         from dask.distributed import as_completed
@@ -71,7 +71,7 @@ def run_dask(spec: RunSpec, out, pending: list[int], on_chunk, *, scheduler=None
             files = fut.result()
             k = int(fut.key.rsplit("-", 1)[1])
             fut.release()
-            on_chunk(k, len(files), write_files(out, files))
+            on_chunk(k, len(files), *write_files(out, files))
             del files
             k = next(todo, None)
             if k is not None:

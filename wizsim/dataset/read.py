@@ -4,6 +4,10 @@ Arguments are checked like the command line's: a bad path, column or filter is a
 (a ``ValueError``; ``TypeError`` too for the wrong kind of value) naming it. A dataset whose run is
 not complete (its ``_wizsim_run.json`` says running or interrupted) or whose files come from more
 than one run is read, with a ``DatasetWarning`` saying so.
+
+Damage is refused, naming the file (``verify=True``, the default): every file read must hash to the
+digest its run file recorded when it was written, and every page read must match its checksum
+(``dataset.verify``). ``verify=False`` reads the files as they are.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ import pyarrow.dataset as ds
 
 from wizsim.cards import format_masks, shorten
 from wizsim.dataset.folder import MANIFEST
+from wizsim.dataset.verify import DIGEST, arrow_reason, file_digest
 from wizsim.io.parquet import DatasetError, open_dataset
 from wizsim.io.schema import KEY_RUN
 
@@ -76,13 +81,30 @@ def _dataset_dir(path: Path) -> Path:
     return path.parent if path.name in ("rounds", "tricks") and not (path / "rounds").is_dir() else path
 
 
-def warn_if_unfinished(path: Path, dataset, expr) -> None:
-    """A ``DatasetWarning`` when the run is not complete or the files read come from several runs."""
-    manifest = _dataset_dir(path) / MANIFEST
+def read_run_file(path: Path) -> dict | None:
     try:
-        run = json.loads(manifest.read_text())
+        run = json.loads((_dataset_dir(path) / MANIFEST).read_text())
     except (OSError, ValueError):
-        run = None
+        return None
+    return run if isinstance(run, dict) else None
+
+
+def check_digests(path: Path, run: dict | None, fragments) -> None:
+    """Refuse, naming it, the first file read whose bytes differ from the digest its run file recorded."""
+    digests = (run or {}).get("digests")
+    if not isinstance(digests, dict) or (run or {}).get("digest", DIGEST) != DIGEST:
+        return
+    top = _dataset_dir(path)
+    for fragment in fragments:
+        recorded = digests.get(Path(fragment.path).relative_to(top).as_posix())
+        if recorded is not None and file_digest(Path(fragment.path)) != recorded:
+            raise DatasetError(f"{fragment.path} is damaged: its bytes differ from the {DIGEST} digest recorded in "
+                               f"{MANIFEST} when it was written; resume the run (the same wizsim simulate "
+                               "command) to rewrite it, or pass verify=False to read it as it is")
+
+
+def warn_if_unfinished(path: Path, run: dict | None, dataset, expr) -> None:
+    """A ``DatasetWarning`` when the run is not complete or the files read come from several runs."""
     if isinstance(run, dict) and run.get("status", "complete") != "complete":
         warnings.warn(f"{_dataset_dir(path)} holds a run that is not complete (status {run.get('status')!r} in "
                       f"{MANIFEST}): the rows read are a part of it; run `{run.get('command', 'the same command')}` "
@@ -121,18 +143,46 @@ def check_path(path) -> Path:
     return Path(path)
 
 
-def read_table_frame(path: str | os.PathLike, table: str, columns=None, **filters) -> pd.DataFrame:
+def check_verify(verify) -> bool:
+    if not isinstance(verify, (bool, np.bool_)):
+        raise DatasetTypeError(f"verify must be True or False, got {shorten(repr(verify), 40)}")
+    return bool(verify)
+
+
+def _scan(dataset, columns, expr, verify: bool) -> pa.Table:
+    """The rows read; a page that fails its checksum or cannot be decoded is an error naming its file."""
+    options = ds.ParquetFragmentScanOptions(page_checksum_verification=verify)
+    try:
+        return dataset.to_table(columns=columns, filter=expr, fragment_scan_options=options)
+    except pa.ArrowNotImplementedError:
+        raise
+    except (OSError, pa.ArrowException) as err:
+        reason = arrow_reason(err)
+    for fragment in dataset.get_fragments(filter=expr):  # which file: read them one at a time
+        try:
+            fragment.to_table(columns=columns, filter=expr, fragment_scan_options=options)
+        except (OSError, pa.ArrowException) as err:
+            raise DatasetError(f"{fragment.path} is damaged ({arrow_reason(err)}); resume the run (the same wizsim "
+                               "simulate command) to rewrite it") from None
+    raise DatasetError(f"cannot read the dataset: {reason}")
+
+
+def read_table_frame(path: str | os.PathLike, table: str, columns=None, verify=True, **filters) -> pd.DataFrame:
     path = check_path(path)
     columns = check_columns(columns)
+    verify = check_verify(verify)
     dataset = open_dataset(path, table)
     if columns is not None:
         unknown = sorted(set(columns) - set(dataset.schema.names))
         if unknown:
             raise DatasetError(f"columns: unknown {unknown}: {table} has {', '.join(dataset.schema.names)}")
     expr = filter_expression(dataset.schema, filters)
-    warn_if_unfinished(path, dataset, expr)
+    run = read_run_file(path)
+    warn_if_unfinished(path, run, dataset, expr)
+    if verify:
+        check_digests(path, run, dataset.get_fragments(filter=expr))
     try:
-        tbl = dataset.to_table(columns=columns, filter=expr)
+        tbl = _scan(dataset, columns, expr, verify)
     except pa.ArrowNotImplementedError as err:
         raise DatasetError(f"cannot apply the filters {shorten(repr(filters), 60)}: {str(err).splitlines()[0][:80]}") \
             from None
@@ -151,13 +201,16 @@ def to_frame(tbl: pa.Table) -> pd.DataFrame:
     return frame[tbl.column_names]
 
 
-def read_rounds(path: str | os.PathLike, *, columns=None, decode_hands: bool = False, **filters) -> pd.DataFrame:
+def read_rounds(path: str | os.PathLike, *, columns=None, decode_hands: bool = False, verify: bool = True,
+                **filters) -> pd.DataFrame:
     """The rounds table of the dataset in ``path`` as a DataFrame, one row per (round, seat).
 
     ``filters`` are column=value or column=[values], e.g. ``players=4, round=15, seat=[1, 2]``;
     filters on the partition columns (players, round) open only the matching files.
     ``decode_hands=True`` adds ``hand_text``, each hand in card notation (``"AS,3H,W"``).
     Rows come in file order (round size, then chunk), and within a file by round_index then seat.
+    A file read whose bytes differ from the digest its run recorded, or a page that fails its
+    checksum, is a ``DatasetError`` naming the file; ``verify=False`` skips both checks.
     """
     if not isinstance(decode_hands, (bool, np.bool_)):
         raise DatasetTypeError(f"decode_hands must be True or False, got {shorten(repr(decode_hands), 40)}")
@@ -165,7 +218,7 @@ def read_rounds(path: str | os.PathLike, *, columns=None, decode_hands: bool = F
     want = None if columns is None else list(columns)
     if decode_hands and want is not None and "hand" not in want:
         want.append("hand")
-    frame = read_table_frame(path, "rounds", want, **filters)
+    frame = read_table_frame(path, "rounds", want, verify, **filters)
     if decode_hands:
         frame["hand_text"] = format_masks(frame["hand"].to_numpy())
         if columns is not None and "hand" not in columns:
@@ -174,6 +227,7 @@ def read_rounds(path: str | os.PathLike, *, columns=None, decode_hands: bool = F
 
 
 
-def read_tricks(path: str | os.PathLike, *, columns=None, **filters) -> pd.DataFrame:
-    """The tricks table (runs written with ``--trick-log``) as a DataFrame, one row per trick."""
-    return read_table_frame(path, "tricks", columns, **filters)
+def read_tricks(path: str | os.PathLike, *, columns=None, verify: bool = True, **filters) -> pd.DataFrame:
+    """The tricks table (runs written with ``--trick-log``) as a DataFrame, one row per trick; ``verify``
+    as for ``read_rounds``."""
+    return read_table_frame(path, "tricks", columns, verify, **filters)

@@ -9,10 +9,12 @@ Folder contract (``DIR``):
 - each file is renamed into place only when complete, so after Ctrl-C or a kill the folder holds
   only complete files (and perhaps ``.``-prefixed temporaries, which readers skip and the next run
   deletes). Rerunning the same run resumes: a chunk counts as finished only when each of its files
-  has a readable footer naming this run, this chunk and the expected row count (``folder.check_file``,
-  the footer alone is read); any other file under the chunk's names (empty, cut short, another
-  run's) is rewritten and the report says so. A lost or unreadable run file is rebuilt from the
-  files' own metadata;
+  has a readable footer naming this run, this chunk and the expected row count (``folder.check_file``)
+  and content that hashes to the digest the run file recorded when it was written (``verify``; a file
+  with no digest recorded is decoded page by page against its page checksums, and its digest is
+  recorded); any other file under the chunk's names (empty, cut short, changed, another run's) is
+  rewritten and the report says so. A lost or unreadable run file is rebuilt from the files' own
+  metadata;
 - one writer at a time: ``DIR/.wizsim-writing.lock`` (``lock.py``) keeps a second writer out;
 - wizsim deletes or overwrites only what ``folder.survey`` proves it wrote, anywhere below ``DIR``;
   anything else (a user's file, folder or link) makes every call refuse, naming it. A folder holding
@@ -43,10 +45,12 @@ from wizsim.dataset.chunk import encode_batch, simulate_chunk
 from wizsim.dataset.folder import MANIFEST, check_file, remove_owned, survey
 from wizsim.dataset.lock import writer_lock
 from wizsim.dataset.spec import RunSpec, make_spec
+from wizsim.dataset.verify import DIGEST, content_damage, digest, file_digest
 from wizsim.io.parquet import DatasetError, write_atomic
 from wizsim.stats import json_safe
 
 WRITERS = 2
+MANIFEST_EVERY = 5.0  # seconds: the run file's digests are saved at most this often while a run writes
 
 
 @dataclass
@@ -70,6 +74,8 @@ class RunReport:
     chunks_rewritten: list[int] = field(default_factory=list)  # found damaged, foreign or incomplete
     rewritten: list[str] = field(default_factory=list)  # their files, each with why ("rel (truncated: ...)")
     recovered: bool = False  # the run file was lost and rebuilt from the files' own metadata
+    files_verified: int = 0  # files of skipped chunks whose bytes matched their recorded digest
+    files_decoded: int = 0  # files of skipped chunks with no digest recorded, decoded and checked page by page
 
     @property
     def units_per_second(self) -> float:
@@ -104,7 +110,8 @@ def write_manifest(out: Path, manifest: dict) -> None:
 
 def new_manifest(spec: RunSpec) -> dict:
     return {"format": "wizsim-dataset", "run_id": spec.run_id, "identity": spec.identity(),
-            "command": spec.command(), "chunks": spec.n_chunks, "tables": spec.tables, "executions": []}
+            "command": spec.command(), "chunks": spec.n_chunks, "tables": spec.tables, "executions": [],
+            "digest": DIGEST, "digests": {}}
 
 
 @dataclass
@@ -116,6 +123,8 @@ class Claim:
     done: set[int]  # chunks whose every file is the run's own and complete
     damaged: dict[int, list[str]]  # chunk -> its files to rewrite, with why ("rel (truncated: ...)")
     recovered: bool  # the run file was missing or unreadable and is rebuilt from the files' metadata
+    n_verified: int = 0  # files of done chunks that matched their recorded digest
+    decoded: dict[str, str] = field(default_factory=dict)  # files of done chunks with no digest: rel -> digest now
 
 
 def _chunk_of(rel: str, spec: RunSpec) -> int | None:
@@ -137,9 +146,11 @@ def _describe(found, manifest: dict | None) -> str:
     return f"damaged files of an unknown run ({f.path}: {f.damage})"
 
 
-def inspect(found, spec: RunSpec) -> tuple[set[int], dict[int, list[str]], list]:
+def inspect(found, spec: RunSpec, digests: dict | None = None) -> tuple[set[int], dict[int, list[str]], list]:
     """From a survey: the chunks complete and the run's own, the damaged chunks' files (with why), and
-    the data files this run does not write (strays)."""
+    the data files this run does not write (strays). With ``digests`` (the run file's, ``{}`` when it
+    holds none) every file's content is checked too (``verify.content_damage``); without, the footers
+    alone are read."""
     good: dict[int, int] = {}
     damaged: dict[int, list[str]] = {}
     strays = []
@@ -149,6 +160,8 @@ def inspect(found, spec: RunSpec) -> tuple[set[int], dict[int, list[str]], list]
             strays.append(f)
             continue
         why = check_file(f, spec, k)
+        if why is None and digests is not None:
+            why = content_damage(f.path, digests.get(f.rel))
         if why is None:
             good[k] = good.get(k, 0) + 1
         else:
@@ -176,7 +189,9 @@ def claim_folder(out: Path, spec: RunSpec, overwrite: bool) -> Claim:
         # A run that stopped before its first file leaves at most its run file: nothing to lose.
         remove_owned(found)
         return Claim(new_manifest(spec), True, set(), {}, False)
-    done, damaged, strays = inspect(found, spec)
+    recorded = (manifest or {}).get("digests")
+    recorded = recorded if isinstance(recorded, dict) else {}
+    done, damaged, strays = inspect(found, spec, recorded)
     if strays and not overwrite:
         f = strays[0]
         whose = f"run {f.run_id}" if f.run is not None else f.damage
@@ -189,7 +204,11 @@ def claim_folder(out: Path, spec: RunSpec, overwrite: bool) -> Claim:
     recovered = manifest is None
     if recovered:
         manifest = {**new_manifest(spec), "recovered": _now()}
-    return Claim(manifest, len(strays) == len(found.data), done, damaged, recovered)
+    manifest["digest"], manifest["digests"] = DIGEST, recorded
+    done_files = [rel for k in sorted(done) for rel in spec.chunk_files(k)]
+    decoded = {rel: file_digest(out / rel) for rel in done_files if rel not in recorded}
+    return Claim(manifest, len(strays) == len(found.data), done, damaged, recovered,
+                 len(done_files) - len(decoded), decoded)
 
 
 def _complete_chunks(out: Path, spec: RunSpec, clean_up: bool) -> int:
@@ -207,17 +226,19 @@ def _complete_chunks(out: Path, spec: RunSpec, clean_up: bool) -> int:
         return 0  # cannot tell, or cannot delete: what is there stays
 
 
-def write_files(out: Path, files: dict) -> int:
-    """Write a chunk's files (relative path -> bytes-like); returns the bytes written."""
+def write_files(out: Path, files: dict) -> tuple[int, dict[str, str]]:
+    """Write a chunk's files (relative path -> bytes-like); returns the bytes written and each file's digest."""
+    digests = {}
     for rel, data in files.items():
+        digests[rel] = digest(data)
         write_atomic(out / rel, data)
-    return sum(memoryview(d).nbytes for d in files.values())
+    return sum(memoryview(d).nbytes for d in files.values()), digests
 
 
 def _run_local(spec: RunSpec, out: Path, pending: list[int], threads, on_chunk) -> None:
     def write_chunk(k, batch):
         files = encode_batch(spec, k, batch)
-        return k, len(files), write_files(out, files)
+        return k, len(files), *write_files(out, files)
 
     # Encoding and compression release the GIL, so writer threads overlap the next simulation. Two
     # writers keep both cores busy when a chunk takes longer to encode than to simulate; more would
@@ -320,25 +341,33 @@ def _write_locked(out: Path, spec: RunSpec, engine, threads, overwrite, schedule
         execution["rewrote"] = [f for k in sorted(claim.damaged) for f in claim.damaged[k]]
     manifest["executions"].append(execution)
     manifest["status"] = "running"
+    manifest["digests"].update(claim.decoded)
 
     report = RunReport(str(out), spec.run_id, spec.command(str(out)), spec.mode, spec.unit, spec.n_units,
                        spec.n_chunks, n_done, 0, 0, 0, 0, 0.0, engine, rounds_per_unit=spec.rounds_per_unit,
                        card_plays_per_unit=spec.card_plays_per_unit,
                        chunks_rewritten=sorted(claim.damaged), rewritten=execution.get("rewrote", []),
-                       recovered=claim.recovered)
+                       recovered=claim.recovered, files_verified=claim.n_verified, files_decoded=len(claim.decoded))
+    saved = [0.0]  # when the run file was last written
 
-    def on_chunk(k, n_files, n_bytes):
+    def on_chunk(k, n_files, n_bytes, digests):
         start, stop = spec.chunk_range(k)
         report.chunks_written += 1
         report.units_written += stop - start
         report.files_written += n_files
         report.bytes_written += n_bytes
+        # A file whose digest a kill keeps out of the run file is checked page by page on resume.
+        manifest["digests"].update(digests)
+        if time.monotonic() - saved[0] >= MANIFEST_EVERY:
+            write_manifest(out, manifest)
+            saved[0] = time.monotonic()
         if progress:
             progress(stop - start)
 
     t0 = time.perf_counter()
     try:
         write_manifest(out, manifest)
+        saved[0] = time.monotonic()
         if progress and n_done:
             progress(sum(spec.chunk_range(k)[1] - spec.chunk_range(k)[0] for k in claim.done))
         if n_done < spec.n_chunks and engine == "local":

@@ -2,8 +2,9 @@
 
 Writing: ``to_table`` casts columns to a table's file schema and fails on a missing, extra or
 out-of-range column; ``encode`` turns the table into Parquet bytes (zstd, row groups of
-``ROW_GROUP_ROWS``, dictionary encoding for the strings and small integers) that depend only on the
-data and the metadata given, so the same chunk gives the same bytes on any machine;
+``ROW_GROUP_ROWS``, dictionary encoding for the strings and small integers, a CRC-32 checksum in
+every page header) that depend only on the data and the metadata given, so the same chunk gives the
+same bytes on any machine;
 ``write_atomic`` puts bytes under a temporary name starting with ``.`` (which dataset readers skip)
 and renames it into place, so a reader or a killed run never sees half a file.
 
@@ -96,7 +97,7 @@ def encode(tbl: pa.Table) -> pa.Buffer:
     sink = pa.BufferOutputStream()
     pq.write_table(tbl, sink, row_group_size=ROW_GROUP_ROWS, compression=COMPRESSION,
                    compression_level=COMPRESSION_LEVEL, use_dictionary=_dictionary_columns(tbl.schema),
-                   store_schema=True)
+                   store_schema=True, write_page_checksum=True)
     return sink.getvalue()
 
 

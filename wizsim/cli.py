@@ -144,18 +144,15 @@ class PlainProgress:
         return False
 
 
-# Card plays a second on one thread, by policy (benchmarks/run.py and benchmarks/search.py, rounded
-# down): what a run's estimate is made from, before it starts.
-PLAYS_PER_SECOND = {"random": 50e6, "heuristic": 12e6, "search": 5e3}
 DAY = 86_400.0
 
 
-def say_long_estimate(players: int, names, n_units: int, unit: str, r: int | None, threads: int | None) -> None:
+def say_long_estimate(players: int, names, n_units: int, unit: str, r: int | None, threads: int | None,
+                      rows: bool = False, trick_log: bool = False) -> None:
     """Off a terminal (a batch job's log), say before it starts that a run will take more than a day."""
     if sys.stderr.isatty():
         return
-    from wizsim.config import n_game_rounds
-    from wizsim.policies import policy_entry
+    from wizsim.sim.plan import estimate_seconds
 
     try:
         import numba
@@ -163,12 +160,10 @@ def say_long_estimate(players: int, names, n_units: int, unit: str, r: int | Non
         cores = threads or numba.get_num_threads()
     except Exception:
         cores = 1
-    slowest = min(PLAYS_PER_SECOND.get(policy_entry(n).name, 1e3) for n in names)
-    per_unit = players * (r if unit == "round" else n_game_rounds(players) * (n_game_rounds(players) + 1) // 2)
-    seconds = n_units * per_unit / (slowest * cores)
+    seconds = estimate_seconds(players, names, n_units, unit, r, cores, rows=rows, trick_log=trick_log)
     if seconds > DAY:
         click.echo(f"wizsim: this run is estimated at about {seconds / DAY:,.1f} days ({n_units:,} {unit}s at about "
-                   f"{slowest * cores / per_unit:,.0f} {unit}s/s on {cores} threads); it starts now", err=True)
+                   f"{n_units / seconds:,.0f} {unit}s/s on {cores} threads); it starts now", err=True)
 
 
 def progress_bar(total: int, unit: str, enabled: bool | None = None):
@@ -250,7 +245,8 @@ def simulate(players, round_size, rounds, games, policy, policies, hook, seed, t
         announce_compile(main_kernel, expand_round_rows, *([expand_trick_rows] if trick_log else []))
         from wizsim.dataset.run import StorageError
 
-        say_long_estimate(players, plan.policies, plan.n_units, plan.unit, plan.round, threads)
+        say_long_estimate(players, plan.policies, plan.n_units, plan.unit, plan.round, threads, rows=True,
+                          trick_log=trick_log)
         try:
             with sigterm_as_interrupt(), progress_bar(plan.n_units, plan.unit) as bar:
                 result = write_dataset(out, players, **args, trick_log=trick_log, chunk_size=chunk_size,

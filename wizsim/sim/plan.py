@@ -118,3 +118,28 @@ def make_plan(players: int = 4, *, r: int | None = None, rounds: int | None = No
         chunk_size = GAME_CHUNK if games is not None else ROUND_CHUNK
     chunk_size = check_count(chunk_size, "chunk_size", 1)
     return RunPlan(players, r, rounds, games, names, cfg.hook, check_seed(seed), chunk_size)
+
+
+# What a run's time estimate is made from, measured end to end on one thread of the reference machine
+# (2 cores shared with other work: the same run measured 1.7-2x faster on a quiet machine than on a
+# loaded one, so these sit between the two; 4 players, r = 1, 5, 15 and whole games):
+# seconds = rounds * (seats * SEAT_SECONDS + card plays / PLAYS_PER_SECOND) / threads
+#           + rows written * ROW_SECONDS (with --out: building, compressing and writing each row).
+PLAYS_PER_SECOND = {"random": 70e6, "heuristic": 10e6, "search": 5e3}  # per thread
+SEAT_SECONDS = {"random": 0.05e-6, "heuristic": 0.3e-6, "search": 2e-3}  # a seat's bid and bookkeeping per round
+ROW_SECONDS = 0.25e-6  # one dataset row (4 players, r = 5: 0.6-1.15 million rounds/s written)
+
+
+def estimate_seconds(players: int, policies, n_units: int, unit: str, r: int | None, threads: int,
+                     rows: bool = False, trick_log: bool = False) -> float:
+    """Seconds a run of ``n_units`` rounds of ``r`` cards (``unit`` "round") or whole games ("game")
+    should take on ``threads`` threads, with ``rows`` the dataset writing; see the constants above."""
+    from wizsim.policies import policy_entry
+
+    names = [policy_entry(n).name for n in policies]
+    sizes = [r] if unit == "round" else list(range(1, n_game_rounds(players) + 1))
+    per_play = sum(1.0 / PLAYS_PER_SECOND.get(n, 1e3) for n in names) / len(names)
+    per_seat = sum(SEAT_SECONDS.get(n, 1e-3) for n in names) / len(names)
+    compute = sum(players * per_seat + players * s * per_play for s in sizes)
+    write = sum(players + (s if trick_log else 0) for s in sizes) * ROW_SECONDS if rows else 0.0
+    return n_units * (compute / max(1, threads) + write)

@@ -26,7 +26,6 @@ the second takes a free id of its kind, as a turned-up Wizard does; a fifth is a
 from __future__ import annotations
 
 import re
-
 from collections.abc import Iterable
 
 import numpy as np

@@ -63,6 +63,13 @@ def TrumpType() -> CardsParam:  # noqa: N802
     return CardsParam("TRUMP", lambda text: parse_trump(text, None))
 
 
+def policy_names_given(ctx, param, value):
+    """A policy option's value, refused when it names no policy ("" or ","): never read as the default."""
+    if value is not None and not value.strip(" ,"):
+        raise click.BadParameter(f"give a policy name ({POLICY_NAMES}), got {value!r}", ctx, param)
+    return value
+
+
 def bad_input_is_usage_error(fn):
     """Turn the library's ValueErrors (bad cards, options out of range) into click's exit-2 errors."""
 
@@ -201,8 +208,8 @@ COUNT = click.IntRange(min=1)
               help=f"Cards per player (one size per run): {ROUND_SIZES}.")
 @click.option("--rounds", type=COUNT, default=None, show_default=str(DEFAULT_ROUNDS), help="How many rounds.")
 @click.option("--games", type=COUNT, default=None, help="Play this many whole games instead.")
-@click.option("--policy", default=None, show_default=DEFAULT_POLICY, help=f"Policy for every seat: {POLICY_NAMES}.")
-@click.option("--policies", default=None, help=f"Comma list, one policy per seat (per player with --games) of "
+@click.option("--policy", default=None, callback=policy_names_given, show_default=DEFAULT_POLICY, help=f"Policy for every seat: {POLICY_NAMES}.")
+@click.option("--policies", default=None, callback=policy_names_given, help=f"Comma list, one policy per seat (per player with --games) of "
               f"{POLICY_NAMES}; a shorter list repeats to fill the table.")
 @click.option("--hook", is_flag=True, help="Hook variant: the bids may not add up to the round size.")
 @click.option("--seed", type=SEED, default=DEFAULT_SEED, show_default=True, help="Run seed.")
@@ -290,8 +297,8 @@ def simulate(players, round_size, rounds, games, policy, policies, hook, seed, t
 @click.option("--samples", type=COUNT, default=None, show_default="until the best choice is clear",
               help="Deals to simulate.")
 @click.option("--seed", type=SEED, default=None, help="Seed, for a reproducible answer.")
-@click.option("--policy", default=None, show_default=DEFAULT_OPPONENTS, help=f"The opponents' policy: {POLICY_NAMES}.")
-@click.option("--play", default=None, show_default=PLAYER_POLICY,
+@click.option("--policy", default=None, callback=policy_names_given, show_default=DEFAULT_OPPONENTS, help=f"The opponents' policy: {POLICY_NAMES}.")
+@click.option("--play", default=None, callback=policy_names_given, show_default=PLAYER_POLICY,
               help="The policy that plays your own later cards (search plays stronger and takes longer).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the table.")
 @bad_input_is_usage_error
@@ -328,7 +335,7 @@ def advise(hand, trump, seat, players, bids, played, hook, trump_card, samples, 
 
 @main.command(epilog=epilog("wizsim tournament --players 4 --policies heuristic,random --games 20000 --seed 1"))
 @click.option("--players", type=PLAYERS, default=DEFAULT_PLAYERS, show_default=True, help="Players at the table.")
-@click.option("--policies", required=True, help=f"Comma list, one policy per player (repeats allowed) of {POLICY_NAMES}, "
+@click.option("--policies", required=True, callback=policy_names_given, help=f"Comma list, one policy per player (repeats allowed) of {POLICY_NAMES}, "
               "e.g. heuristic,random,random,random; a shorter list repeats to fill the table (heuristic,random = "
               "heuristic,random,heuristic,random).")
 @click.option("--games", type=COUNT, default=DEFAULT_TOURNAMENT_GAMES, show_default=True,

@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import os
 import signal
 import sys
+import threading
 import time
 
 import click
@@ -120,6 +122,41 @@ def sigterm_as_interrupt():
         yield
     finally:
         signal.signal(signal.SIGTERM, previous)
+
+
+POLL_SECONDS = 0.1  # how often the main thread looks up from a computation for Ctrl-C
+
+
+def run_interruptibly(call):
+    """``call()``, run in a worker thread while the main thread waits, waking every ``POLL_SECONDS``.
+
+    A Numba kernel does not return to Python until it is done (a long advice: a minute), and Python
+    runs a signal handler only in the main thread between bytecodes; the kernels release the GIL, so
+    a main thread that only waits hears Ctrl-C at once. Ctrl-C (SIGTERM) then ends the process with
+    status 130 (143) and one line, without waiting for the kernel; an error of the call is raised here.
+    """
+    box = {}
+
+    def work():
+        try:
+            box["result"] = call()
+        except BaseException as err:  # handed to the main thread, which raises it
+            box["error"] = err
+
+    worker = threading.Thread(target=work, name="wizsim-work", daemon=True)
+    try:
+        with sigterm_as_interrupt():
+            worker.start()
+            while worker.is_alive():
+                worker.join(POLL_SECONDS)
+    except KeyboardInterrupt as stop:
+        click.echo("\ninterrupted: stopped before the answer was complete", err=True)
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(143 if isinstance(stop, Terminated) else 130)  # the kernel cannot be stopped: leave it
+    if "error" in box:
+        raise box["error"]
+    return box["result"]
 
 
 PROGRESS_SECONDS = 5.0  # without a terminal: one progress line this often (none for a shorter run)
@@ -275,7 +312,7 @@ def simulate(players, round_size, rounds, games, policy, policies, hook, seed, t
         announce_compile(main_kernel)
         say_long_estimate(players, plan.policies, plan.n_units, plan.unit, plan.round, threads)
         with progress_bar(plan.n_units, plan.unit) as bar:
-            result = summarize(players, **args, progress=bar.update)
+            result = run_interruptibly(lambda: summarize(players, **args, progress=bar.update))
     echo(result, as_json)
 
 
@@ -319,8 +356,9 @@ def advise(hand, trump, seat, players, bids, played, hook, trump_card, samples, 
         from wizsim.advisor.play import play_kernels
 
         announce_compile(*play_kernels())
-        echo(advise_play(hand, trump, seat, players, bids=bids, played=played or "", hook=hook,
-                         trump_card=trump_card, samples=samples, seed=seed, policy=policy, play=play), as_json)
+        echo(run_interruptibly(lambda: advise_play(hand, trump, seat, players, bids=bids, played=played or "",
+                                                   hook=hook, trump_card=trump_card, samples=samples, seed=seed,
+                                                   policy=policy, play=play)), as_json)
         return
     if played:
         raise click.UsageError(f"--played is for play advice, once the bidding is over: give all {players} bids "
@@ -329,8 +367,8 @@ def advise(hand, trump, seat, players, bids, played, hook, trump_card, samples, 
     from wizsim.sim.candidates import candidate_rounds_kernel, choice_frequencies
 
     announce_compile(choice_frequencies if len(hand) == 1 else candidate_rounds_kernel)  # round 1 is enumerated
-    echo(advise_bid(hand, trump, seat, players, bids=bids, hook=hook, trump_card=trump_card, samples=samples,
-                    seed=seed, policy=policy, play=play), as_json)
+    echo(run_interruptibly(lambda: advise_bid(hand, trump, seat, players, bids=bids, hook=hook, trump_card=trump_card,
+                                              samples=samples, seed=seed, policy=policy, play=play)), as_json)
 
 
 @main.command(epilog=epilog("wizsim tournament --players 4 --policies heuristic,random --games 20000 --seed 1"))
@@ -355,7 +393,8 @@ def tournament(players, policies, games, seed, hook, threads, as_json):
 
     say_long_estimate(players, seat_policies(policies, players), games, "game", None, threads)
     with progress_bar(games, "game") as bar:
-        result = run_tournament(players, policies, games, seed=seed, hook=hook, threads=threads, progress=bar.update)
+        result = run_interruptibly(lambda: run_tournament(players, policies, games, seed=seed, hook=hook,
+                                                          threads=threads, progress=bar.update))
     echo(result, as_json)
 
 

@@ -13,8 +13,7 @@ import time
 import numpy as np
 
 from wizsim.advisor.advice import Advice, best_allowed
-from wizsim.advisor.question import AdviceError, check_memory, check_sampling, make_question
-from wizsim.cards import shorten
+from wizsim.advisor.question import AdviceError, check_memory, check_policy_name, check_sampling, make_question
 from wizsim.config import check_seed
 from wizsim.rules.api import score
 from wizsim.stats import Z95
@@ -24,14 +23,6 @@ PLAYER_POLICY = "heuristic"
 METHODS = ("auto", "exact", "monte-carlo")
 
 
-def _check_policy(name) -> str:
-    from wizsim.policies import check_policy
-
-    if not isinstance(name, str):
-        raise AdviceError(f"policy must be a name, got {shorten(repr(name), 40)}")
-    return check_policy(name)
-
-
 def advise(hand, trump, seat, players=4, *, bids=None, hook=False, trump_card=None, samples=None, seed=None,
            policy=None, method="auto", max_samples=None, play=None) -> Advice:
     """Advise a bid (CONTRACT.md). ``method`` "auto" enumerates round 1 exactly and samples otherwise;
@@ -39,8 +30,8 @@ def advise(hand, trump, seat, players=4, *, bids=None, hook=False, trump_card=No
     overrides the default-precision cap. ``play`` is the policy that plays the player's own cards in
     the candidate rounds (default ``PLAYER_POLICY``)."""
     started = time.perf_counter()
-    player_policy = _check_policy(play if play is not None else PLAYER_POLICY)
-    policy = _check_policy(policy if policy is not None else DEFAULT_OPPONENTS)
+    player_policy = check_policy_name(play, "play", PLAYER_POLICY)
+    policy = check_policy_name(policy, "policy", DEFAULT_OPPONENTS)
     q = make_question(hand, trump, seat, players, bids=bids, hook=hook, trump_card=trump_card, policy=policy,
                       player_policy=player_policy)
     samples, max_samples = check_sampling(samples, max_samples, method, METHODS)

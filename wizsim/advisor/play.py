@@ -36,8 +36,8 @@ import numpy as np
 
 from wizsim.advisor.advice import PlayAdvice
 from wizsim.advisor.played import PlayQuestion, make_play_question
-from wizsim.advisor.question import AdviceError, AdviceTypeError, check_memory, check_sampling
-from wizsim.cards import FIRST_JESTER, FIRST_WIZARD, SUIT_MASKS, mask_to_cards, shorten
+from wizsim.advisor.question import AdviceError, check_memory, check_policy_name, check_sampling
+from wizsim.cards import FIRST_JESTER, FIRST_WIZARD, SUIT_MASKS, mask_to_cards
 
 METHODS = ("auto", "exact", "monte-carlo")
 EXACT_LIMIT = 20_000
@@ -187,16 +187,6 @@ def enumerate_deals(q: PlayQuestion) -> tuple[np.ndarray, np.ndarray]:
     return worlds, np.array(turn_ups, np.int8)
 
 
-def _check_policy(name, what: str) -> str:
-    from wizsim.policies import check_policy
-
-    if name is None:
-        return "heuristic"
-    if not isinstance(name, str):
-        raise AdviceTypeError(f"{what} must be a policy name, got {shorten(repr(name), 40)}")
-    return check_policy(name)
-
-
 def play_kernels() -> tuple:
     """The kernels a play-advice call runs (for the CLI's first-run compile notice)."""
     from wizsim.sim.evaluation import evaluate_worlds_kernel
@@ -294,8 +284,8 @@ def advise_play(hand, trump, seat, players=4, *, bids, played=(), hook=False, tr
     from wizsim.config import check_seed
 
     started = time.perf_counter()
-    policy = _check_policy(policy, "policy")
-    play = _check_policy(play, "play")
+    policy = check_policy_name(policy, "policy", "heuristic")
+    play = check_policy_name(play, "play", "heuristic")
     q = make_play_question(hand, trump, seat, players, bids=bids, played=played, hook=hook, trump_card=trump_card,
                            policy=policy, play=play)
     samples, max_samples = check_sampling(samples, max_samples, method, METHODS)

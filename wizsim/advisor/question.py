@@ -157,6 +157,21 @@ def check_table(players, seat) -> tuple[int, int]:
     return players, seat
 
 
+def check_policy_name(name, what: str, default: str) -> str:
+    """The canonical policy name given as ``what`` (``policy``, ``play``), ``default`` when None; else an
+    error naming ``what``."""
+    from wizsim.policies import check_policy
+
+    if name is None:
+        return default
+    if not isinstance(name, str):
+        raise AdviceTypeError(f"{what} must be a policy name, got {shorten(repr(name), 40)}")
+    try:
+        return check_policy(name)
+    except ValueError as err:
+        raise AdviceError(f"{what}: {err}") from None
+
+
 def check_sampling(samples, max_samples, method, methods: tuple[str, ...]) -> tuple[int | None, int | None]:
     """An advice call's ``samples`` and ``max_samples`` (None, or 1..``MAX_SAMPLES``: more would run for
     hours, a mistake rather than a wish) and its ``method`` (one of ``methods``)."""

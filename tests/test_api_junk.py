@@ -16,8 +16,12 @@ import wizsim
 SAMPLE = Path(__file__).resolve().parent.parent / "data" / "sample"
 
 # kinds of argument, by what is valid for them (the junk drawn for a kind is never valid for it)
-COUNT, FLAG, CARDS, TRUMP, NAMES, PATH, COLUMNS, FILTER, BIDS, IDS, TABLE, COUNTS = (
-    "count", "flag", "cards", "trump", "names", "path", "columns", "filter", "bids", "ids", "table", "counts")
+COUNT, FLAG, CARDS, TRUMP, NAMES, PATH, COLUMNS, FILTER, BIDS, IDS, TABLE, COUNTS, PLAYED, METHOD = (
+    "count", "flag", "cards", "trump", "names", "path", "columns", "filter", "bids", "ids", "table", "counts",
+    "played", "method")
+ADVICE_KINDS = {"hand": CARDS, "trump": TRUMP, "seat": COUNT, "players": COUNT, "bids": BIDS, "hook": FLAG,
+                "trump_card": CARDS, "samples": COUNT, "seed": COUNT, "policy": NAMES, "play": NAMES,
+                "method": METHOD, "max_samples": COUNT}
 
 # function -> (valid keyword arguments, {argument: kind})
 SURFACE = {
@@ -27,9 +31,12 @@ SURFACE = {
     "legal_plays": (dict(hand="AS,3H", trick="5S"), {"hand": CARDS, "trick": CARDS}),
     "score": (dict(bid=1, tricks=1), {"bid": COUNTS, "tricks": COUNTS}),  # arrays of counts are valid
     "advise": (dict(hand="AS,KD", trump="S", seat=1, players=4, bids=None, hook=False, trump_card=None,
-                    samples=50, seed=1, policy="random"),
-               {"hand": CARDS, "trump": TRUMP, "seat": COUNT, "players": COUNT, "bids": BIDS, "hook": FLAG,
-                "trump_card": CARDS, "samples": COUNT, "seed": COUNT, "policy": NAMES}),
+                    samples=50, seed=1, policy="random", play="random", method="auto", max_samples=None),
+               ADVICE_KINDS),
+    "advise_play": (dict(hand="AS,KD,3H", trump="S", seat=1, players=4, bids="1,0,1,1", played="", hook=False,
+                         trump_card=None, samples=50, seed=1, policy="random", play="random", method="auto",
+                         max_samples=None),
+                    {**ADVICE_KINDS, "played": PLAYED}),
     "simulate_rounds": (dict(players=4, r=2, n_rounds=3, policies="random", hook=False, seed=1, first_index=0,
                              trick_log=False, threads=None),
                         {"players": COUNT, "r": COUNT, "n_rounds": COUNT, "policies": NAMES, "hook": FLAG,
@@ -39,9 +46,10 @@ SURFACE = {
                        {"players": COUNT, "n_games": COUNT, "policies": NAMES, "hook": FLAG, "seed": COUNT,
                         "first_game": COUNT, "trick_log": FLAG, "threads": COUNT, "game_ids": IDS,
                         "player_policies": TABLE}),
-    "run_tournament": (dict(players=4, policies="random", games=4, seed=1, hook=False, threads=None),
+    "run_tournament": (dict(players=4, policies="random", games=4, seed=1, hook=False, threads=None,
+                            keep_games=False),
                        {"players": COUNT, "policies": NAMES, "games": COUNT, "seed": COUNT, "hook": FLAG,
-                        "threads": COUNT}),
+                        "threads": COUNT, "keep_games": FLAG}),
     "read_rounds": (dict(path=SAMPLE, columns=None, decode_hands=False, round=1),
                     {"path": PATH, "columns": COLUMNS, "decode_hands": FLAG, "round": FILTER}),
     "RulesConfig": (dict(players=4, hook=False), {"players": COUNT, "hook": FLAG}),
@@ -59,8 +67,13 @@ other = st.sampled_from([{}, {"a": 1}, 1j, b"AS", object()])
 ragged = st.just([[1], [1, 2]])
 
 
+deeper = st.lists(nested, min_size=1, max_size=2)  # a list of lists of tricks: never a played list
+float_lists = st.lists(st.floats(allow_nan=True), min_size=1, max_size=3)
+
+
 def junk(kind):
-    base = [floats, huge, nested if kind != COUNTS else ragged, odd_text, other]
+    lists = {COUNTS: ragged, PLAYED: st.one_of(deeper, float_lists)}.get(kind, nested)
+    base = [floats, huge, lists, odd_text, other]
     if kind not in (FLAG,):
         base.append(st.booleans())
     if kind == FLAG:
@@ -110,3 +123,74 @@ def test_the_valid_calls_run():
 def test_counts_and_ids_out_of_reach_are_named_errors(fn, kwargs, name):
     with pytest.raises(ValueError, match=name):
         getattr(wizsim, fn)(**kwargs)
+
+
+PLAY_Q = dict(hand="AS,KD,3H", trump="S", seat=1, players=4, bids="1,0,1,1", seed=1, samples=50)
+BID_Q = dict(hand="AS,KD,3H", trump="S", seat=1, seed=1, samples=50)
+
+
+@pytest.mark.parametrize("fn, change, name", [
+    # issue 16 item 3, case by case
+    ("advise_play", dict(samples=10**9), "samples"),  # was a MemoryError after allocating 29.8 GiB
+    ("advise_play", dict(samples=2**70), "samples"),  # was "Maximum allowed dimension exceeded"
+    ("advise_play", dict(played=5), "played"),  # was "'int' object is not iterable"
+    ("advise_play", dict(played=[24.9, 25.2]), "played"),
+    ("advise_play", dict(played=[1.5, 2]), "played"),  # was read as card 1
+    ("advise_play", dict(played=np.array([[1, 2], [3, 4]])), "played"),  # was accepted
+    ("advise_play", dict(played=[True]), "played"),
+    ("advise_play", dict(hook="yes"), "hook"),  # was taken as True
+    ("advise_play", dict(hook=1), "hook"),
+    ("advise_play", dict(samples=None, max_samples=0), "max_samples"),  # was ignored
+    ("advise_play", dict(samples=None, max_samples=-5), "max_samples"),
+    ("advise_play", dict(samples=None, max_samples="x"), "max_samples"),  # was a bare comparison error
+    ("advise_play", dict(play="clever"), "play"),
+    ("advise", dict(samples=10**9), "samples"),
+    ("advise", dict(samples=None, max_samples=0), "max_samples"),
+    ("advise", dict(samples=None, max_samples="x"), "max_samples"),
+    ("advise", dict(hook=1), "hook"),
+    ("advise", dict(play="clever"), "play"),
+])
+def test_each_advice_case_of_issue_16_is_refused_naming_the_argument(fn, change, name):
+    with pytest.raises((ValueError, TypeError)) as err:
+        getattr(wizsim, fn)(**{**(PLAY_Q if fn == "advise_play" else BID_Q), **change})
+    assert not isinstance(err.value, MemoryError)
+    assert str(err.value).startswith(name) or f"{name}=" in str(err.value) or f"{name}:" in str(err.value), \
+        str(err.value)
+    assert "\n" not in str(err.value)
+
+
+def test_a_sample_count_beyond_this_machines_memory_is_refused_before_allocating():
+    from wizsim.sim.driver import _physical_memory
+
+    total = _physical_memory()
+    if not total:
+        pytest.skip("physical memory unknown here")
+    hand = "AS,KS,QS,JS,TS,9S,8S,7S,6S,5S,4S,3S"  # twelve legal cards to lead
+    per_world = 12 * 48 + 8 * 4 + 24  # (question.check_memory)
+    n = total // per_world + 1
+    if n > wizsim.config.MAX_SAMPLES:
+        pytest.skip("this machine holds even the largest sample count")
+    with pytest.raises(ValueError, match="samples=.* GB"):
+        wizsim.advise_play(**{**PLAY_Q, "hand": hand, "bids": "3,3,3,3", "samples": n})
+
+
+def test_numpy_integers_count_everywhere_as_advise_takes_them():
+    i64 = np.int64
+    assert wizsim.simulate_rounds(i64(4), i64(2), i64(3), seed=i64(1), first_index=i64(5)).players == 4
+    assert wizsim.simulate_games(i64(3), np.int32(2), seed=i64(1), first_game=np.uint8(1)).n == 2
+    assert wizsim.run_tournament(i64(4), "random", i64(4), seed=i64(1), threads=i64(1)).n_games == 4
+    assert wizsim.RulesConfig(players=i64(5)).players == 5 and type(wizsim.RulesConfig(i64(5)).players) is int
+    a = wizsim.advise_play(**{**PLAY_Q, "players": i64(4), "seat": i64(1), "samples": i64(50), "seed": i64(1)})
+    b = wizsim.advise_play(**PLAY_Q)
+    assert a.to_dict() == b.to_dict()
+    same = wizsim.simulate_rounds(4, 2, 3, seed=1, first_index=5)
+    assert (wizsim.simulate_rounds(i64(4), i64(2), i64(3), seed=i64(1), first_index=i64(5)).scores ==
+            same.scores).all()
+
+
+def test_played_as_a_list_of_ids_or_of_tricks_still_reads():
+    text = wizsim.advise_play("AS,KD", "S", 2, 4, bids="1,0,1,0", played="2S,3S,4S,5S/9H,TH", samples=30, seed=3)
+    ids = [int(c) for c in wizsim.parse_cards("2S,3S,4S,5S,9H,TH")]
+    as_ids = wizsim.advise_play("AS,KD", "S", 2, 4, bids="1,0,1,0", played=np.array(ids), samples=30, seed=3)
+    as_tricks = wizsim.advise_play("AS,KD", "S", 2, 4, bids="1,0,1,0", played=[ids[:4], ids[4:]], samples=30, seed=3)
+    assert text.to_dict() == as_ids.to_dict() == as_tricks.to_dict()

@@ -25,6 +25,7 @@ the second takes a free id of its kind, as a turned-up Wizard does; a fifth is a
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 
 import numpy as np
@@ -132,8 +133,9 @@ def parse_card(token: str, taken: Iterable[int] = ()) -> int:
 
 
 def shorten(text: str, limit: int = 80) -> str:
-    """``text`` cut to about ``limit`` characters with "...", for echoing user input in one error line."""
-    text = str(text)
+    """``text`` cut to about ``limit`` characters with "...", for echoing user input in one error line
+    (line breaks, as in a NumPy array's repr, become single spaces)."""
+    text = re.sub(r"\s*\n\s*", " ", str(text))
     return text if len(text) <= limit else f"{text[:limit - 20]}...{text[-12:]} ({len(text):,} characters)"
 
 

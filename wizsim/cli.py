@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import os
 import signal
 import sys
+import threading
 import time
 
 import click
@@ -63,6 +65,13 @@ def TrumpType() -> CardsParam:  # noqa: N802
     return CardsParam("TRUMP", lambda text: parse_trump(text, None))
 
 
+def policy_names_given(ctx, param, value):
+    """A policy option's value, refused when it names no policy ("" or ","): never read as the default."""
+    if value is not None and not value.strip(" ,"):
+        raise click.BadParameter(f"give a policy name ({POLICY_NAMES}), got {value!r}", ctx, param)
+    return value
+
+
 def bad_input_is_usage_error(fn):
     """Turn the library's ValueErrors (bad cards, options out of range) into click's exit-2 errors."""
 
@@ -113,6 +122,41 @@ def sigterm_as_interrupt():
         yield
     finally:
         signal.signal(signal.SIGTERM, previous)
+
+
+POLL_SECONDS = 0.1  # how often the main thread looks up from a computation for Ctrl-C
+
+
+def run_interruptibly(call):
+    """``call()``, run in a worker thread while the main thread waits, waking every ``POLL_SECONDS``.
+
+    A Numba kernel does not return to Python until it is done (a long advice: a minute), and Python
+    runs a signal handler only in the main thread between bytecodes; the kernels release the GIL, so
+    a main thread that only waits hears Ctrl-C at once. Ctrl-C (SIGTERM) then ends the process with
+    status 130 (143) and one line, without waiting for the kernel; an error of the call is raised here.
+    """
+    box = {}
+
+    def work():
+        try:
+            box["result"] = call()
+        except BaseException as err:  # handed to the main thread, which raises it
+            box["error"] = err
+
+    worker = threading.Thread(target=work, name="wizsim-work", daemon=True)
+    try:
+        with sigterm_as_interrupt():
+            worker.start()
+            while worker.is_alive():
+                worker.join(POLL_SECONDS)
+    except KeyboardInterrupt as stop:
+        click.echo("\ninterrupted: stopped before the answer was complete", err=True)
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(143 if isinstance(stop, Terminated) else 130)  # the kernel cannot be stopped: leave it
+    if "error" in box:
+        raise box["error"]
+    return box["result"]
 
 
 PROGRESS_SECONDS = 5.0  # without a terminal: one progress line this often (none for a shorter run)
@@ -196,8 +240,8 @@ COUNT = click.IntRange(min=1)
               help=f"Cards per player (one size per run): {ROUND_SIZES}.")
 @click.option("--rounds", type=COUNT, default=None, show_default=str(DEFAULT_ROUNDS), help="How many rounds.")
 @click.option("--games", type=COUNT, default=None, help="Play this many whole games instead.")
-@click.option("--policy", default=None, show_default=DEFAULT_POLICY, help=f"Policy for every seat: {POLICY_NAMES}.")
-@click.option("--policies", default=None, help=f"Comma list, one policy per seat (per player with --games) of "
+@click.option("--policy", default=None, callback=policy_names_given, show_default=DEFAULT_POLICY, help=f"Policy for every seat: {POLICY_NAMES}.")
+@click.option("--policies", default=None, callback=policy_names_given, help=f"Comma list, one policy per seat (per player with --games) of "
               f"{POLICY_NAMES}; a shorter list repeats to fill the table.")
 @click.option("--hook", is_flag=True, help="Hook variant: the bids may not add up to the round size.")
 @click.option("--seed", type=SEED, default=DEFAULT_SEED, show_default=True, help="Run seed.")
@@ -264,7 +308,7 @@ def simulate(players, round_size, rounds, games, policy, policies, hook, seed, t
         announce_compile(main_kernel)
         say_long_estimate(players, plan.policies, plan.n_units, plan.unit, plan.round, threads)
         with progress_bar(plan.n_units, plan.unit) as bar:
-            result = summarize(players, **args, progress=bar.update)
+            result = run_interruptibly(lambda: summarize(players, **args, progress=bar.update))
     echo(result, as_json)
 
 
@@ -286,8 +330,8 @@ def simulate(players, round_size, rounds, games, policy, policies, hook, seed, t
 @click.option("--samples", type=COUNT, default=None, show_default="until the best choice is clear",
               help="Deals to simulate.")
 @click.option("--seed", type=SEED, default=None, help="Seed, for a reproducible answer.")
-@click.option("--policy", default=None, show_default=DEFAULT_OPPONENTS, help=f"The opponents' policy: {POLICY_NAMES}.")
-@click.option("--play", default=None, show_default=PLAYER_POLICY,
+@click.option("--policy", default=None, callback=policy_names_given, show_default=DEFAULT_OPPONENTS, help=f"The opponents' policy: {POLICY_NAMES}.")
+@click.option("--play", default=None, callback=policy_names_given, show_default=PLAYER_POLICY,
               help="The policy that plays your own later cards (search plays stronger and takes longer).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the table.")
 @bad_input_is_usage_error
@@ -308,8 +352,9 @@ def advise(hand, trump, seat, players, bids, played, hook, trump_card, samples, 
         from wizsim.advisor.play import play_kernels
 
         announce_compile(*play_kernels())
-        echo(advise_play(hand, trump, seat, players, bids=bids, played=played or "", hook=hook,
-                         trump_card=trump_card, samples=samples, seed=seed, policy=policy, play=play), as_json)
+        echo(run_interruptibly(lambda: advise_play(hand, trump, seat, players, bids=bids, played=played or "",
+                                                   hook=hook, trump_card=trump_card, samples=samples, seed=seed,
+                                                   policy=policy, play=play)), as_json)
         return
     if played:
         raise click.UsageError(f"--played is for play advice, once the bidding is over: give all {players} bids "
@@ -318,13 +363,13 @@ def advise(hand, trump, seat, players, bids, played, hook, trump_card, samples, 
     from wizsim.sim.candidates import candidate_rounds_kernel, choice_frequencies
 
     announce_compile(choice_frequencies if len(hand) == 1 else candidate_rounds_kernel)  # round 1 is enumerated
-    echo(advise_bid(hand, trump, seat, players, bids=bids, hook=hook, trump_card=trump_card, samples=samples,
-                    seed=seed, policy=policy, play=play), as_json)
+    echo(run_interruptibly(lambda: advise_bid(hand, trump, seat, players, bids=bids, hook=hook, trump_card=trump_card,
+                                              samples=samples, seed=seed, policy=policy, play=play)), as_json)
 
 
 @main.command(epilog=epilog("wizsim tournament --players 4 --policies heuristic,random --games 20000 --seed 1"))
 @click.option("--players", type=PLAYERS, default=DEFAULT_PLAYERS, show_default=True, help="Players at the table.")
-@click.option("--policies", required=True, help=f"Comma list, one policy per player (repeats allowed) of {POLICY_NAMES}, "
+@click.option("--policies", required=True, callback=policy_names_given, help=f"Comma list, one policy per player (repeats allowed) of {POLICY_NAMES}, "
               "e.g. heuristic,random,random,random; a shorter list repeats to fill the table (heuristic,random = "
               "heuristic,random,heuristic,random).")
 @click.option("--games", type=COUNT, default=DEFAULT_TOURNAMENT_GAMES, show_default=True,
@@ -344,7 +389,8 @@ def tournament(players, policies, games, seed, hook, threads, as_json):
 
     say_long_estimate(players, seat_policies(policies, players), games, "game", None, threads)
     with progress_bar(games, "game") as bar:
-        result = run_tournament(players, policies, games, seed=seed, hook=hook, threads=threads, progress=bar.update)
+        result = run_interruptibly(lambda: run_tournament(players, policies, games, seed=seed, hook=hook,
+                                                          threads=threads, progress=bar.update))
     echo(result, as_json)
 
 

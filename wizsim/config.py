@@ -22,6 +22,7 @@ MAX_ROUND_INDEX = 2**63 - 1  # a round's index in its run's random stream is an 
 DEFAULT_SEED = 0
 DEFAULT_ROUNDS = 100_000  # rounds simulated when a run gives a round size but no count
 DEFAULT_TOURNAMENT_GAMES = 10_000
+MAX_SAMPLES = 100_000_000  # advice: a fixed sample count above this would run for hours, a mistake not a wish
 ENGINES = ("local", "dask")  # where a dataset run's chunks are simulated; the first is the default
 RULES_VERSION = 3  # bump when simulated results for a given seed could change
 
@@ -36,16 +37,22 @@ def n_game_rounds(players):
     return N_CARDS // players
 
 
-def check_count(value, name: str, minimum: int | None = 0, maximum: int | None = None, *,
-                error: type[ValueError] = ConfigError) -> int:
-    """``value`` as an int in ``minimum..maximum`` (None: unbounded), else ``error`` (a ``ConfigError``
-    unless a caller has its own kind, like the advisor's) naming ``name`` and the range.
-
-    Refuses bools, floats (even whole ones) and numpy non-integers: a count is a whole number.
-    """
+def check_int(value, name: str, *, error: type[ValueError] = ConfigError) -> int:
+    """``value`` as a Python int, else ``error`` naming ``name``: the one test of what a whole number
+    is. Python's and NumPy's integers pass (``np.int64(4)`` is 4); bools, floats (even whole ones),
+    text and NumPy non-integers are refused."""
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
         raise error(f"{name} must be a whole number, got {shorten(repr(value), 40)}")
-    value = int(value)
+    return int(value)
+
+
+def check_count(value, name: str, minimum: int | None = 0, maximum: int | None = None, *,
+                error: type[ValueError] = ConfigError, type_error: type[ValueError] | None = None) -> int:
+    """``value`` as an int in ``minimum..maximum`` (None: unbounded), else ``error`` (a ``ConfigError``
+    unless a caller has its own kind, like the advisor's) naming ``name`` and the range; a value that
+    is not a whole number (``check_int``) raises ``type_error`` (default: ``error``).
+    """
+    value = check_int(value, name, error=type_error or error)
     if (minimum is not None and value < minimum) or (maximum is not None and value > maximum):
         if maximum is None:
             wanted = f"{minimum} or more"
@@ -78,18 +85,16 @@ class RulesConfig:
     hook: bool = False
 
     def __post_init__(self):
-        if isinstance(self.players, bool) or not isinstance(self.players, int) or \
-                not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
-            raise ConfigError(f"players must be {MIN_PLAYERS}..{MAX_PLAYERS}, got {shorten(repr(self.players), 40)}")
-        check_flag(self.hook, "hook")
+        # NumPy's integers and bools are taken (and stored as Python's), as everywhere a count is
+        object.__setattr__(self, "players", check_count(self.players, "players", MIN_PLAYERS, MAX_PLAYERS))
+        object.__setattr__(self, "hook", check_flag(self.hook, "hook"))
 
     @property
     def rounds_per_game(self) -> int:
         return n_game_rounds(self.players)
 
     def check_round(self, r: int) -> int:
-        if isinstance(r, bool) or not isinstance(r, (int, np.integer)) or not 1 <= r <= self.rounds_per_game:
-            raise ConfigError(f"round size must be 1..{self.rounds_per_game} for {self.players} players, "
-                              f"got {shorten(repr(r), 40)}")
-        r = int(r)
+        r = check_int(r, "round size")
+        if not 1 <= r <= self.rounds_per_game:
+            raise ConfigError(f"round size must be 1..{self.rounds_per_game} for {self.players} players, got {shorten(str(r), 40)}")
         return r

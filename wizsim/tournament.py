@@ -162,7 +162,8 @@ def run_tournament(players: int, policies, games: int, *, seed: int | None = 0, 
     ``keep_games=True`` also returns the per-game table ``.games`` (memory grows with the games);
     without it memory stays flat in ``games``.
     """
-    names = seat_policies(policies, RulesConfig(players=players).players)
+    players = RulesConfig(players=players).players  # a NumPy integer as a Python int
+    names = seat_policies(policies, players)
     games = check_count(games, "games", 1, (MAX_ROUND_INDEX + 1) // n_game_rounds(players))  # int64 round indices
     keep_games = check_flag(keep_games, "keep_games")
     d = distinct_rotations(names)

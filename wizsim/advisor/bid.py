@@ -13,24 +13,14 @@ import time
 import numpy as np
 
 from wizsim.advisor.advice import Advice, best_allowed
-from wizsim.advisor.question import AdviceError, make_question
-from wizsim.cards import shorten
-from wizsim.config import check_count, check_seed
+from wizsim.advisor.question import AdviceError, check_memory, check_policy_name, check_sampling, make_question
+from wizsim.config import check_seed
 from wizsim.rules.api import score
 from wizsim.stats import Z95
 
 DEFAULT_OPPONENTS = "heuristic"
 PLAYER_POLICY = "heuristic"
 METHODS = ("auto", "exact", "monte-carlo")
-MAX_SAMPLES = 100_000_000  # a fixed sample count above this would run for hours: a mistake, not a wish
-
-
-def _check_policy(name) -> str:
-    from wizsim.policies import check_policy
-
-    if not isinstance(name, str):
-        raise AdviceError(f"policy must be a name, got {shorten(repr(name), 40)}")
-    return check_policy(name)
 
 
 def advise(hand, trump, seat, players=4, *, bids=None, hook=False, trump_card=None, samples=None, seed=None,
@@ -40,16 +30,12 @@ def advise(hand, trump, seat, players=4, *, bids=None, hook=False, trump_card=No
     overrides the default-precision cap. ``play`` is the policy that plays the player's own cards in
     the candidate rounds (default ``PLAYER_POLICY``)."""
     started = time.perf_counter()
-    player_policy = _check_policy(play if play is not None else PLAYER_POLICY)
-    policy = _check_policy(policy if policy is not None else DEFAULT_OPPONENTS)
+    player_policy = check_policy_name(play, "play", PLAYER_POLICY)
+    policy = check_policy_name(policy, "policy", DEFAULT_OPPONENTS)
     q = make_question(hand, trump, seat, players, bids=bids, hook=hook, trump_card=trump_card, policy=policy,
                       player_policy=player_policy)
-    if samples is not None:
-        samples = check_count(samples, "samples", 1, error=AdviceError)
-        if samples > MAX_SAMPLES:
-            raise AdviceError(f"samples must be at most {MAX_SAMPLES:,} (hours of simulation), got {shorten(samples, 30)}")
-    if method not in METHODS:
-        raise AdviceError(f"method must be one of {', '.join(METHODS)}, got {method!r}")
+    samples, max_samples = check_sampling(samples, max_samples, method, METHODS)
+    check_memory({"samples": samples, "max_samples": max_samples}, q.r + 1)
     if method == "exact" and q.r != 1:
         raise AdviceError(f"exact enumeration is for round 1 (one card), the hand has {q.r}")
     seed = check_seed(seed)

@@ -36,7 +36,7 @@ import numpy as np
 
 from wizsim.advisor.advice import PlayAdvice
 from wizsim.advisor.played import PlayQuestion, make_play_question
-from wizsim.advisor.question import AdviceError
+from wizsim.advisor.question import AdviceError, check_memory, check_policy_name, check_sampling
 from wizsim.cards import FIRST_JESTER, FIRST_WIZARD, SUIT_MASKS, mask_to_cards
 
 METHODS = ("auto", "exact", "monte-carlo")
@@ -187,16 +187,6 @@ def enumerate_deals(q: PlayQuestion) -> tuple[np.ndarray, np.ndarray]:
     return worlds, np.array(turn_ups, np.int8)
 
 
-def _check_policy(name, what: str) -> str:
-    from wizsim.policies import check_policy
-
-    if name is None:
-        return "heuristic"
-    if not isinstance(name, str):
-        raise AdviceError(f"{what} must be a policy name, got {name!r}")
-    return check_policy(name)
-
-
 def play_kernels() -> tuple:
     """The kernels a play-advice call runs (for the CLI's first-run compile notice)."""
     from wizsim.sim.evaluation import evaluate_worlds_kernel
@@ -291,19 +281,17 @@ def advise_play(hand, trump, seat, players=4, *, bids, played=(), hook=False, tr
     """Advise a card (CONTRACT.md, "Play advice"). ``method`` "auto" enumerates where the module docstring
     says and samples otherwise; "exact" insists on enumeration and "monte-carlo" forces sampling (to
     check one against the other). ``max_samples`` overrides the default-precision cap."""
-    from wizsim.config import check_count, check_seed
+    from wizsim.config import check_seed
 
     started = time.perf_counter()
-    policy = _check_policy(policy, "policy")
-    play = _check_policy(play, "play")
+    policy = check_policy_name(policy, "policy", "heuristic")
+    play = check_policy_name(play, "play", "heuristic")
     q = make_play_question(hand, trump, seat, players, bids=bids, played=played, hook=hook, trump_card=trump_card,
                            policy=policy, play=play)
-    if samples is not None:
-        samples = check_count(samples, "samples", 1, error=AdviceError)
-    if method not in METHODS:
-        raise AdviceError(f"method must be one of {', '.join(METHODS)}, got {method!r}")
+    samples, max_samples = check_sampling(samples, max_samples, method, METHODS)
     seed = check_seed(seed)
     candidates = q.legal_cards
+    check_memory({"samples": samples, "max_samples": max_samples}, len(candidates), per_deal=8 * q.players + 24)
     state = q.state()
     exact_ok = _deterministic(policy) and _deterministic(play) and not _dealer_named_trump(q)
     n_deals = count_deals(q) if exact_ok and method != "monte-carlo" else None

@@ -26,7 +26,16 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from wizsim.advisor.question import AdviceError, AdviceTypeError, _int_option, parse_bids, resolve_trump, turn_up_pool
+from wizsim.advisor.question import (
+    AdviceError,
+    AdviceTypeError,
+    HandRound,
+    advice_errors,
+    check_table,
+    parse_bids,
+    resolve_trump,
+    turn_up_pool,
+)
 from wizsim.cards import (
     FIRST_WIZARD,
     FULL_DECK_MASK,
@@ -34,7 +43,6 @@ from wizsim.cards import (
     N_SUITED,
     SUIT_LETTERS,
     CardError,
-    CardTypeError,
     card_ids,
     card_suit,
     cards_to_mask,
@@ -44,15 +52,16 @@ from wizsim.cards import (
     mask_to_cards,
     parse_card,
     parse_cards,
+    shorten,
 )
-from wizsim.config import MAX_PLAYERS, MIN_PLAYERS, n_game_rounds
-from wizsim.rules.kernels import LED_NONE, forbidden_bid, is_last_round, legal_mask, next_led, trick_winner
+from wizsim.config import check_flag, n_game_rounds
+from wizsim.rules.kernels import LED_NONE, forbidden_bid, legal_mask, next_led, trick_winner
 
 TRICK_SEPARATOR = "/"
 
 
 @dataclass(frozen=True)
-class PlayQuestion:
+class PlayQuestion(HandRound):
     """A checked play-phase question. ``seat`` is 1-based as the user gives it; every array is in
     0-based seat order (index 0 = seat 1), as the kernels take it."""
 
@@ -75,14 +84,6 @@ class PlayQuestion:
     @property
     def me(self) -> int:
         return self.seat - 1
-
-    @property
-    def last_round(self) -> bool:
-        return bool(is_last_round(self.players, self.r))
-
-    @property
-    def hand_mask(self) -> int:
-        return cards_to_mask(self.hand)
 
     @property
     def n_in_trick(self) -> int:
@@ -158,27 +159,42 @@ class PlayQuestion:
 
 
 def _parse_hand(hand) -> tuple[int, ...]:
-    try:
+    with advice_errors():
         ids = card_ids(hand, "hand")
-    except CardTypeError as err:
-        raise AdviceTypeError(str(err)) from None
-    except CardError as err:
-        raise AdviceError(str(err)) from None
     return tuple(int(c) for c in ids)
 
 
+def _is_list(value) -> bool:
+    """A list of items: a list, a tuple or a 1-D NumPy array (not text, a mapping, a set or a scalar)."""
+    return isinstance(value, (list, tuple)) or (isinstance(value, np.ndarray) and value.ndim == 1)
+
+
+def _played_item(item, played):
+    """One played card as given in a list: its text, or its id as an int (never a float or a bool)."""
+    if isinstance(item, str):
+        return item
+    if isinstance(item, (int, np.integer)) and not isinstance(item, (bool, np.bool_)):
+        return int(item)
+    raise AdviceTypeError(f"played: each card is text like '5H' or a card id 0..59, got {shorten(repr(item), 30)} "
+                          f"in {shorten(repr(played), 40)}")
+
+
 def _played_groups(played) -> list[list]:
-    """The played input as groups of tokens (text) or ids, one group per ``/``-separated part."""
+    """The played input as groups of tokens (text) or ids, one group per ``/``-separated part: text
+    like ``"5H,AH/KD"``, a list of cards (text or ids), or a list of tricks (each a list of cards)."""
     if played is None:
         return [[]]
     if isinstance(played, str):
         if not played.strip():
             return [[]]
         return [[] if not part.strip() else part.split(",") for part in played.split(TRICK_SEPARATOR)]
+    if not _is_list(played):
+        raise AdviceTypeError(f"played must be text like '5H,AH,2S,9C/KD' or a list of cards, got "
+                              f"{shorten(repr(played), 40)}")
     items = list(played)
-    if items and all(not isinstance(x, (str, int, np.integer)) for x in items):
-        return [[int(c) for c in group] for group in items]  # a sequence of tricks
-    return [[int(c) if not isinstance(c, str) else c for c in items]]
+    if items and all(_is_list(x) for x in items):  # a sequence of tricks
+        return [[_played_item(c, played) for c in group] for group in items]
+    return [[_played_item(c, played) for c in items]]
 
 
 def _parse_played(played, hand: tuple[int, ...], players: int) -> tuple[int, ...]:
@@ -332,12 +348,8 @@ def advice_phase(bids, seat, players) -> str:
 def make_play_question(hand, trump, seat, players=4, *, bids, played=(), hook=False, trump_card=None,
                        policy="heuristic", play="heuristic") -> PlayQuestion:
     """Check a play-phase question (see the module docstring) and return it; raise ``AdviceError``."""
-    players = _int_option(players, "players")
-    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        raise AdviceError(f"players must be {MIN_PLAYERS}..{MAX_PLAYERS}, got {players}")
-    seat = _int_option(seat, "seat")
-    if not 1 <= seat <= players:
-        raise AdviceError(f"seat must be 1..{players} with {players} players (seat {players} deals), got {seat}")
+    players, seat = check_table(players, seat)
+    hook = check_flag(hook, "hook", error=AdviceTypeError)
     held = _parse_hand(hand)
     if not held:
         raise AdviceError("the hand is empty: on your turn you hold at least one card, like 'W,AS,3H'")
@@ -352,5 +364,5 @@ def make_play_question(hand, trump, seat, players=4, *, bids, played=(), hook=Fa
                                      seen="your hand or the cards played")
     got_bids = _check_bids(bids, players, r, hook)
     tricks, leader, seat_played, voids = replay(order, held, players, seat - 1, trump_code)
-    return PlayQuestion(held, players, seat, trump_code, card, got_bids, order, bool(hook), policy, play, r,
+    return PlayQuestion(held, players, seat, trump_code, card, got_bids, order, hook, policy, play, r,
                         tuple(tricks), leader, tuple(seat_played), tuple(voids))

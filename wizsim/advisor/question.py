@@ -15,6 +15,7 @@ Every bad input raises ``AdviceError`` (a ``ValueError``) whose message names th
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass
 
 import numpy as np
@@ -36,7 +37,7 @@ from wizsim.cards import (
     parse_trump,
     shorten,
 )
-from wizsim.config import MAX_PLAYERS, MIN_PLAYERS, check_flag, n_game_rounds
+from wizsim.config import MAX_PLAYERS, MAX_SAMPLES, MIN_PLAYERS, check_count, check_flag, check_int, n_game_rounds
 from wizsim.rules.kernels import forbidden_bid, is_last_round, trump_of_turn_up
 
 
@@ -48,8 +49,24 @@ class AdviceTypeError(AdviceError, TypeError):
     """An argument of the wrong kind (a float seat, a nested list of bids); the message names it."""
 
 
+class HandRound:
+    """What a bid and a play question both derive from their hand, player count and round size."""
+
+    hand: tuple[int, ...]
+    players: int
+    r: int
+
+    @property
+    def last_round(self) -> bool:
+        return bool(is_last_round(self.players, self.r))
+
+    @property
+    def hand_mask(self) -> int:
+        return cards_to_mask(self.hand)
+
+
 @dataclass(frozen=True)
-class Question:
+class Question(HandRound):
     """A checked question. Seats here are 1-based, as the user gives them."""
 
     hand: tuple[int, ...]  # card ids in the order given
@@ -65,14 +82,6 @@ class Question:
     @property
     def r(self) -> int:
         return len(self.hand)
-
-    @property
-    def last_round(self) -> bool:
-        return bool(is_last_round(self.players, self.r))
-
-    @property
-    def hand_mask(self) -> int:
-        return cards_to_mask(self.hand)
 
     @property
     def turn_up_pool(self) -> int:
@@ -124,9 +133,59 @@ def turn_up_pool(trump: int, trump_card: int | None, seen_mask: int, last_round:
 
 
 def _int_option(value, name: str) -> int:
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
-        raise AdviceTypeError(f"{name} must be a whole number, got {shorten(repr(value), 40)}")
-    return int(value)
+    return check_int(value, name, error=AdviceTypeError)
+
+
+@contextlib.contextmanager
+def advice_errors():
+    """Within the block, the card parser's errors become the advisor's (same message, same kind)."""
+    try:
+        yield
+    except CardTypeError as err:
+        raise AdviceTypeError(str(err)) from None
+    except CardError as err:
+        raise AdviceError(str(err)) from None
+
+
+def check_table(players, seat) -> tuple[int, int]:
+    """The player count 3..6 and the 1-based seat at that table, as ints; else an error naming them."""
+    players = check_count(players, "players", MIN_PLAYERS, MAX_PLAYERS, error=AdviceError, type_error=AdviceTypeError)
+    seat = _int_option(seat, "seat")
+    if not 1 <= seat <= players:
+        raise AdviceError(f"seat must be 1..{players} with {players} players (seat {players} deals), "
+                          f"got {shorten(str(seat), 40)}")
+    return players, seat
+
+
+def check_policy_name(name, what: str, default: str) -> str:
+    """The canonical policy name given as ``what`` (``policy``, ``play``), ``default`` when None; else an
+    error naming ``what``."""
+    from wizsim.policies import check_policy
+
+    if name is None:
+        return default
+    if not isinstance(name, str):
+        raise AdviceTypeError(f"{what} must be a policy name, got {shorten(repr(name), 40)}")
+    try:
+        return check_policy(name)
+    except ValueError as err:
+        raise AdviceError(f"{what}: {err}") from None
+
+
+def check_sampling(samples, max_samples, method, methods: tuple[str, ...]) -> tuple[int | None, int | None]:
+    """An advice call's ``samples`` and ``max_samples`` (None, or 1..``MAX_SAMPLES``: more would run for
+    hours, a mistake rather than a wish) and its ``method`` (one of ``methods``)."""
+    out = []
+    for value, name in ((samples, "samples"), (max_samples, "max_samples")):
+        if value is not None:
+            value = check_count(value, name, 1, error=AdviceError, type_error=AdviceTypeError)
+            if value > MAX_SAMPLES:
+                raise AdviceError(f"{name} must be at most {MAX_SAMPLES:,} (hours of simulation), "
+                                  f"got {shorten(str(value), 30)}")
+        out.append(value)
+    if not isinstance(method, str) or method not in methods:
+        raise AdviceError(f"method must be one of {', '.join(methods)}, got {shorten(repr(method), 40)}")
+    return out[0], out[1]
 
 
 def parse_bids(bids) -> tuple[int, ...] | None:
@@ -151,21 +210,32 @@ def parse_bids(bids) -> tuple[int, ...] | None:
     return tuple(_int_option(b, f"bids: bid {i + 1}") for i, b in enumerate(bids))
 
 
+# Bytes of the result arrays per deal and candidate (a bid or a card): the tricks (int8), their scores
+# and the intermediate copies of the means and spreads (int64 and float64)
+BYTES_PER_CANDIDATE = 48
+
+
+def check_memory(counts: dict, n_candidates: int, per_deal: int = 0) -> None:
+    """Refuse a sample count (``counts``: name -> value or None) whose arrays for ``n_candidates``
+    candidates (plus ``per_deal`` bytes a deal) cannot fit in this machine's memory, naming it,
+    rather than failing with a MemoryError after allocating for minutes."""
+    from wizsim.sim.driver import _physical_memory
+
+    total = _physical_memory()
+    for name, n in counts.items():
+        need = (n or 0) * (n_candidates * BYTES_PER_CANDIDATE + per_deal)
+        if total and need > total:
+            raise AdviceError(f"{name}={n:,} needs about {need / 1e9:,.0f} GB of results, more than this machine's "
+                              f"{total / 1e9:,.0f} GB: ask for fewer")
+
+
 def make_question(hand, trump, seat, players=4, *, bids=None, hook=False, trump_card=None,
                   policy="random", player_policy="random") -> Question:
     """Check a question (see the module docstring) and return it; raise ``AdviceError`` otherwise."""
-    players = _int_option(players, "players")
-    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        raise AdviceError(f"players must be {MIN_PLAYERS}..{MAX_PLAYERS}, got {players}")
-    seat = _int_option(seat, "seat")
-    if not 1 <= seat <= players:
-        raise AdviceError(f"seat must be 1..{players} with {players} players (seat {players} deals), got {seat}")
-    try:
+    players, seat = check_table(players, seat)
+    hook = check_flag(hook, "hook", error=AdviceTypeError)
+    with advice_errors():
         ids = card_ids(hand, "hand")
-    except CardTypeError as err:
-        raise AdviceTypeError(str(err)) from None
-    except CardError as err:
-        raise AdviceError(str(err)) from None
     r = len(ids)
     max_r = n_game_rounds(players)
     if r == 0:
@@ -189,7 +259,6 @@ def make_question(hand, trump, seat, players=4, *, bids=None, hook=False, trump_
     if hook and seat == players and earlier is None:
         raise AdviceError(f"with the hook the dealer (seat {players}) needs the earlier bids (--bids, "
                           f"{players - 1} of them) to know the forbidden bid")
-    hook = check_flag(hook, "hook", error=AdviceTypeError)
     return Question(hand_ids, players, seat, trump_code, card, earlier, hook, policy, player_policy)
 
 
@@ -201,25 +270,17 @@ def resolve_trump(trump, trump_card, seen_ids, players: int, r: int, seen: str =
     last_round = bool(is_last_round(players, r))
     trump_code = None
     if trump is not None and not (isinstance(trump, str) and not trump.strip()):
-        try:
+        with advice_errors():
             trump_code = parse_trump(trump, "trump")
-        except CardTypeError as err:
-            raise AdviceTypeError(str(err)) from None
-        except CardError as err:
-            raise AdviceError(str(err)) from None
 
     card = None
     if trump_card is not None:
         if last_round:
             raise AdviceError(f"round {r} with {players} players is the last round: every card is dealt and "
                               f"nothing is turned up, so leave out the trump card")
-        try:
+        with advice_errors():
             one_id = isinstance(trump_card, (int, np.integer)) and not isinstance(trump_card, (bool, np.bool_))
             got = card_ids([trump_card] if one_id else trump_card, "trump card")
-        except CardTypeError as err:
-            raise AdviceTypeError(str(err)) from None
-        except CardError as err:
-            raise AdviceError(str(err)) from None
         if len(got) != 1:
             raise AdviceError(f"trump card: give one turned-up card, got {len(got)} ({shorten(repr(trump_card))})")
         card = int(got[0])

@@ -126,6 +126,7 @@ def simulate_rounds(players: int, r: int, n_rounds: int, policies="random", *, h
     fix parts of the round in advance (see ``sim.round``); by default nothing is fixed.
     """
     cfg = RulesConfig(players=players, hook=hook)
+    players = cfg.players  # a NumPy integer as a Python int
     r = cfg.check_round(r)
     seed = check_seed(seed)
     n_rounds = check_count(n_rounds, "n_rounds", 0, MAX_ROUND_INDEX)
@@ -253,6 +254,7 @@ def simulate_games(players: int, n_games: int, policies="random", *, hook: bool 
     over the same game ids so that every policy meets the same deals in every seat).
     """
     cfg = RulesConfig(players=players, hook=hook)
+    players = cfg.players  # a NumPy integer as a Python int
     seed = check_seed(seed)
     trick_log = check_flag(trick_log, "trick_log")
     R = cfg.rounds_per_game

@@ -101,6 +101,7 @@ def make_plan(players: int = 4, *, r: int | None = None, rounds: int | None = No
     size defaults to ``ROUND_CHUNK`` rounds or ``GAME_CHUNK`` games.
     """
     cfg = RulesConfig(players=players, hook=hook)
+    players = cfg.players  # a NumPy integer as a Python int
     if games is None and r is None:
         raise ConfigError("give --round R (r, cards per player) or --games N (games, whole games)")
     if games is not None and r is not None:

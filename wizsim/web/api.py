@@ -16,7 +16,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from wizsim.config import DEFAULT_PLAYERS, check_count
+from wizsim.config import DEFAULT_PLAYERS, MAX_PLAYERS, MIN_PLAYERS, check_count
 
 MAX_SAMPLES = 200_000
 MAX_CARD_PLAYS = 48_000_000
@@ -95,7 +95,11 @@ def validation_message(errors: list[dict], body: Any = None) -> tuple[int, str]:
         return 422, f"{field} is required"
     if kind == "extra_forbidden":
         return 422, f"unknown field {field!r}: the fields are {', '.join(AdviseRequest.model_fields)}"
-    if kind.endswith("_too_long"):
+    if kind == "too_long" or kind.endswith("_too_long"):  # "too_long": a union field (bids: text or a list)
+        ctx, given = err.get("ctx", {}), err.get("input")
+        unit = "characters" if isinstance(given, str) else "items"
+        if "max_length" in ctx and "actual_length" in ctx:
+            return 422, f"{field} is too long: at most {ctx['max_length']} {unit}, got {ctx['actual_length']}"
         return 422, f"{field} is too long: {err.get('msg', '').lower()}"
     if field in EXPECTED:
         value = body[field] if isinstance(body, dict) and field in body else err.get("input")
@@ -129,7 +133,7 @@ def check_bounds(fields: dict) -> None:
     check_count(samples, "samples on this server", 1, MAX_SAMPLES, error=RequestError)
     r = _round_size(fields)
     players = fields.get("players") or DEFAULT_PLAYERS
-    if r and isinstance(players, int) and players > 0:
+    if r and isinstance(players, int) and MIN_PLAYERS <= players <= MAX_PLAYERS:  # else the library names players
         limit = max(1, MAX_CARD_PLAYS // ((r + 1) * r * players))
         check_count(samples, f"samples for a {r}-card hand at {players} players on this server (at most "
                     f"{MAX_CARD_PLAYS:,} simulated card plays a request)", 1, limit, error=RequestError)

@@ -30,7 +30,7 @@ FIFTEEN = ",".join(f"{r}H" for r in "23456789TJQKA") + ",AS,KS"
 def client():
     from fastapi.testclient import TestClient
 
-    with TestClient(create_app(workers=2), raise_server_exceptions=False) as c:
+    with TestClient(create_app(workers=2), base_url="http://127.0.0.1", raise_server_exceptions=False) as c:
         yield c
 
 
@@ -242,8 +242,9 @@ def test_every_players_bid_asks_for_play_advice(client):
 
 
 def test_a_long_answer_neither_blocks_the_server_nor_queues_forever(monkeypatch):
-    """Answers run in worker threads, ``workers`` at once: meanwhile the health check answers at once,
-    and a request that cannot start within the queue's wait gets a 503 naming it."""
+    """Answers run in worker threads, ``workers`` at once, first come first served: meanwhile the health
+    check answers at once; a request that cannot start within the queue's wait gets a 503 naming it,
+    and one that finds the line full gets a 503 at once; both with Retry-After."""
     import threading
     import time
 
@@ -261,18 +262,99 @@ def test_a_long_answer_neither_blocks_the_server_nor_queues_forever(monkeypatch)
 
     monkeypatch.setattr(web_app, "answer", slow_answer)
     monkeypatch.setattr(web_app, "QUEUE_WAIT_S", 0.3)
-    with TestClient(create_app(workers=1)) as c:
-        first = {}
-        worker = threading.Thread(target=lambda: first.setdefault("res", post(c, EXAMPLE)))
-        worker.start()
+    monkeypatch.setattr(web_app, "WAITING_PER_WORKER", 1)
+    with TestClient(create_app(workers=1), base_url="http://localhost") as c:
+        results = {}
+        first = threading.Thread(target=lambda: results.setdefault("first", post(c, EXAMPLE)))
+        first.start()
         assert started.wait(10)
         t0 = time.perf_counter()
         health = c.get("/api/health")
         assert health.status_code == 200 and health.json()["busy"] == 1
         assert time.perf_counter() - t0 < 1.0
-        second = post(c, EXAMPLE)
-        assert second.status_code == 503
-        assert second.json()["detail"] == "the server is busy: no answer could start within 0.3 s"
+        waiter = threading.Thread(target=lambda: results.setdefault("waited", post(c, EXAMPLE)))
+        waiter.start()
+        deadline = time.monotonic() + 5
+        while c.get("/api/health").json()["waiting"] != 1 and time.monotonic() < deadline:
+            time.sleep(0.01)
+        t0 = time.perf_counter()
+        full = post(c, EXAMPLE)  # one waits already, the line's bound: turned away at once
+        assert time.perf_counter() - t0 < 0.25
+        assert full.status_code == 503 and int(full.headers["retry-after"]) >= 1
+        assert full.json()["detail"].startswith("the server is busy: the line of questions is full (1 waiting); try again in ")
+        waiter.join(10)
+        waited = results["waited"]
+        assert waited.status_code == 503 and int(waited.headers["retry-after"]) >= 1
+        assert waited.json()["detail"].startswith("the server is busy: no answer could start within 0.3 s; try again")
         release.set()
-        worker.join(10)
-        assert first["res"].status_code == 200 and first["res"].json() == {"ok": True}
+        first.join(10)
+        assert results["first"].status_code == 200 and results["first"].json() == {"ok": True}
+        assert c.get("/api/health").json() == {**health.json(), "busy": 0, "waiting": 0}
+
+
+HOSTS = [("localhost", 200), ("localhost:8000", 200), ("127.0.0.1:8000", 200), ("[::1]:8000", 200), ("LocalHost.", 200),
+         ("table.lan", 200), ("evil.example", 400), ("evil.example:8000", 400), ("127.0.0.1.evil.example", 400),
+         ("localhost.evil.example", 400), ("192.168.1.20", 400), ("[::1", 400), ("localhost:x", 400), ("", 400),
+         ("a b", 400)]
+
+
+@pytest.mark.parametrize("host,status", HOSTS)
+def test_only_the_hosts_the_server_was_started_for_are_answered(host, status):
+    """DNS rebinding: a page on evil.example whose name now points at 127.0.0.1 sends Host: evil.example."""
+    from fastapi.testclient import TestClient
+
+    with TestClient(create_app(hosts=("localhost", "127.0.0.1", "::1", "table.lan"))) as c:
+        for method, path in (("get", "/"), ("get", "/api/health"), ("post", "/api/advise")):
+            res = c.request(method, path, headers={"host": host}, json=EXAMPLE if method == "post" else None)
+            assert res.status_code == status, (path, res.text)
+            if status == 400:
+                detail = res.json()["detail"]
+                assert "\n" not in detail and detail.startswith("this server does not answer for the host ")
+                assert detail.endswith("wizsim serve --allow-host NAME adds a name)")
+
+
+def test_on_every_interface_any_numeric_address_is_answered_but_no_other_name():
+    from fastapi.testclient import TestClient
+
+    with TestClient(create_app(hosts=("localhost", "127.0.0.1", "::1", "0.0.0.0"), any_address=True)) as c:
+        for host, status in (("192.168.1.20:8000", 200), ("[fe80::1]:8000", 200), ("evil.example", 400),
+                             ("my-box.local", 400)):
+            assert c.get("/api/health", headers={"host": host}).status_code == status, host
+
+
+@pytest.mark.parametrize("host", ["", "  "])
+def test_serve_with_an_empty_host_is_refused(host):
+    result = CliRunner().invoke(main, ["serve", "--host", host, "--port", "0"])
+    assert result.exit_code == 2
+    assert result.output.strip().splitlines()[-1] == (
+        "Error: --host is empty: give the address to listen on, 127.0.0.1 for this machine only (the default) or "
+        "0.0.0.0 for every interface")
+
+
+@pytest.mark.parametrize("name", ["", "http://table.lan", "table.lan:8000", "table lan", "a/b"])
+def test_serve_refuses_an_allow_host_that_is_not_a_host(name):
+    result = CliRunner().invoke(main, ["serve", "--port", "0", "--allow-host", name])
+    assert result.exit_code == 2
+    assert result.output.strip().splitlines()[-1].startswith(f"Error: --allow-host {name!r} is not a host name")
+
+
+def test_listening_beyond_this_machine_is_said_in_one_line():
+    from wizsim.web.server import reach
+
+    for local in ("127.0.0.1", "127.0.0.2", "::1"):
+        assert reach(local) is None
+    for address, start in (("0.0.0.0", "listening on every interface (0.0.0.0)"),
+                           ("::", "listening on every interface (::)"),
+                           ("192.168.1.20", "listening on 192.168.1.20: other machines on that network")):
+        line = reach(address)
+        assert line.startswith(f"wizsim serve: {start}") and "\n" not in line and "no login" in line
+
+
+def test_the_warm_up_asks_every_kind_of_question():
+    """Bid and play advice, each by enumeration and by Monte Carlo: the first person's question of
+    any kind finds its kernels loaded (the first play question after "ready" took 0.48 s)."""
+    from wizsim.web.api import answer
+    from wizsim.web.server import WARM_QUESTIONS
+
+    kinds = {(a.get("phase"), a["method"]) for a in (answer(dict(q)) for q in WARM_QUESTIONS)}
+    assert kinds == {("bid", "exact"), ("bid", "monte-carlo"), ("play", "exact"), ("play", "monte-carlo")}

@@ -399,8 +399,11 @@ def tournament(players, policies, games, seed, hook, threads, as_json):
               help="Address to listen on (the default answers this machine only).")
 @click.option("--port", type=click.IntRange(0, 65535), default=DEFAULT_PORT, show_default=True,
               help="Port to listen on (0: any free one; the URL printed names it).")
+@click.option("--allow-host", "allow_hosts", multiple=True, metavar="NAME",
+              help="A name the page may be opened by besides localhost, 127.0.0.1, [::1] and --host (e.g. this "
+                   "machine's name on your network); repeatable. Requests for other names get 400.")
 @bad_input_is_usage_error
-def serve(host, port):
+def serve(host, port, allow_hosts):
     """Serve the advisor as a web page and a JSON API (POST /api/advise; needs pip install 'wizsim[web]')."""
     from wizsim.web import missing_web_extra
 
@@ -409,7 +412,7 @@ def serve(host, port):
         raise click.ClickException(hint)
     from wizsim.web.server import serve as run
 
-    run(host, port, say=click.echo)
+    run(host, port, say=click.echo, allow_hosts=allow_hosts)
 
 
 if __name__ == "__main__":

@@ -1,16 +1,28 @@
 """The ASGI application: the page at ``/``, ``POST /api/advise``, ``GET /api/health``, docs at ``/docs``.
 
+For the people at this table only: a request whose ``Host`` header is not one the server was started
+for (``LOCAL_HOSTS``, the address it listens on, the names given with ``--allow-host``; any address
+written as a number when it listens on every interface) gets 400 before anything else runs, so a
+page elsewhere whose name was rebound to this machine's address (DNS rebinding) reads nothing.
+
 Bounds, so that one client cannot hold the machine: a request body of at most ``MAX_BODY_BYTES``
-(413 otherwise), the work caps of ``api.check_bounds``, and at most ``workers`` answers computed at
-once in worker threads (the kernels release the GIL, so the event loop keeps serving the page and
-the health check meanwhile); a request that waits longer than ``QUEUE_WAIT_S`` for its turn gets 503.
-Every error is ``{"detail": "one line"}``, never a stack trace. The page loads nothing but its own
-files: the Content-Security-Policy forbids any other origin.
+(413 otherwise), the work caps of ``api.check_bounds``, and ``AnswerQueue``: at most ``workers``
+answers computed at once in worker threads (the kernels release the GIL, so the event loop keeps
+serving the page and the health check meanwhile), first come first served, at most
+``WAITING_PER_WORKER`` per worker waiting, each for at most ``QUEUE_WAIT_S``; beyond either bound a
+request gets 503 with ``Retry-After`` at once rather than a place in an endless line. The health
+check never queues. Every error is ``{"detail": "one line"}``, never a stack trace. The page loads
+nothing but its own files: the Content-Security-Policy forbids any other origin.
 """
 
 from __future__ import annotations
 
+import contextlib
+import ipaddress
 import logging
+import math
+import re
+import time
 from importlib.resources import files
 
 import anyio
@@ -23,7 +35,11 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from wizsim.web.api import MAX_BODY_BYTES, AdviseRequest, RequestError, answer, validation_message
 
-QUEUE_WAIT_S = 30.0
+QUEUE_WAIT_S = 15.0  # the longest a question waits for its turn
+WAITING_PER_WORKER = 4  # questions waiting per worker, beyond which a new one is turned away at once
+LOCAL_HOSTS = ("localhost", "127.0.0.1", "::1")
+WILDCARDS = ("0.0.0.0", "::")
+_NAME = re.compile(r"[a-z0-9_]([a-z0-9_-]*[a-z0-9_])?(\.[a-z0-9_]([a-z0-9_-]*[a-z0-9_])?)*")
 STATIC = files("wizsim.web") / "static"
 SECURITY_HEADERS = [
     (b"content-security-policy", b"default-src 'self'; img-src 'self' data:; object-src 'none'; "
@@ -35,6 +51,129 @@ SECURITY_HEADERS = [
 _OWN_POLICY_PATHS = ("/docs", "/static-offline-docs")
 
 log = logging.getLogger("wizsim.web")
+
+
+def host_name(text: str) -> str | None:
+    """A host as the allow-list compares it (lower case, no brackets, no trailing dot), or None when
+    ``text`` is neither a name nor an address."""
+    name = text.strip().lower()
+    if name.startswith("[") and name.endswith("]"):
+        name = name[1:-1]
+    name = name.removesuffix(".")
+    try:
+        return str(ipaddress.ip_address(name))
+    except ValueError:
+        return name if _NAME.fullmatch(name) and len(name) <= 253 else None
+
+
+def header_host(value: bytes) -> str | None:
+    """The host of a ``Host`` header (``name``, ``name:port``, ``[v6]:port``), or None when malformed."""
+    text = value.decode("latin-1")
+    if text.startswith("["):
+        end = text.find("]")
+        if end < 0 or (text[end + 1:] and not re.fullmatch(r":\d{1,5}", text[end + 1:])):
+            return None
+        return host_name(text[: end + 1])
+    name, colon, port = text.partition(":")
+    if colon and not re.fullmatch(r"\d{1,5}", port):
+        return None
+    return host_name(name)
+
+
+def _shown(host: str) -> str:
+    return f"[{host}]" if ":" in host else host
+
+
+class AllowedHosts:
+    """ASGI middleware: answers 400 to a request whose ``Host`` header names a host not in ``hosts``
+    (with ``any_address``, any address written as a number is also accepted: a page can rebind a
+    name to this machine, not a number)."""
+
+    def __init__(self, app, hosts=LOCAL_HOSTS, any_address: bool = False):
+        self.app, self.any_address = app, any_address
+        self.hosts = tuple(dict.fromkeys(h for h in map(host_name, hosts) if h))
+
+    def allows(self, host: str | None) -> bool:
+        if host is None:
+            return False
+        if host in self.hosts:
+            return True
+        if self.any_address:
+            with contextlib.suppress(ValueError):
+                ipaddress.ip_address(host)
+                return True
+        return False
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] not in ("http", "websocket"):
+            return await self.app(scope, receive, send)
+        value = dict(scope.get("headers", ())).get(b"host")
+        host = header_host(value) if value is not None else None
+        if self.allows(host):
+            return await self.app(scope, receive, send)
+        if value is None:
+            detail = "the request has no Host header"
+        else:
+            detail = f"this server does not answer for the host {_clip(value.decode('latin-1'))}"
+        served = ", ".join(map(_shown, self.hosts)) + (", any address as a number" if self.any_address else "")
+        detail += f" (it answers {served}; wizsim serve --allow-host NAME adds a name)"
+        if scope["type"] == "websocket":
+            return await send({"type": "websocket.close", "code": 1008})
+        await JSONResponse({"detail": detail}, status_code=400)(scope, receive, send)
+
+
+def _clip(text: str, most: int = 60) -> str:
+    shown = repr(text)
+    return shown if len(shown) <= most else shown[: most - 4] + "...'"
+
+
+class Busy(Exception):
+    """No turn for this question now: ``retry_after`` seconds is when one is likely."""
+
+    def __init__(self, message: str, retry_after: int):
+        super().__init__(f"{message}; try again in {retry_after} s")
+        self.retry_after = retry_after
+
+
+class AnswerQueue:
+    """Turns for computing answers: at most ``workers`` at once, first come first served; at most
+    ``max_waiting`` questions wait, each at most ``wait_s``. A question beyond that, or one whose wait
+    runs out, raises ``Busy`` with a retry time from the recent answers' mean time and the line
+    ahead, so an overload turns people away for a moment rather than keeping everyone waiting."""
+
+    def __init__(self, workers: int, max_waiting: int, wait_s: float):
+        self.limiter = anyio.CapacityLimiter(workers)
+        self.workers, self.max_waiting, self.wait_s = workers, max_waiting, wait_s
+        self.waiting = 0
+        self.mean_s = 0.5  # recent seconds per answer (a running mean)
+
+    @property
+    def busy(self) -> int:
+        return int(self.limiter.borrowed_tokens)
+
+    def retry_after(self) -> int:
+        ahead = self.waiting + 1
+        return max(1, min(math.ceil(self.wait_s), math.ceil(self.mean_s * ahead / self.workers)))
+
+    @contextlib.asynccontextmanager
+    async def turn(self):
+        if self.limiter.available_tokens < 1 and self.waiting >= self.max_waiting:
+            raise Busy(f"the server is busy: the line of questions is full ({self.waiting} waiting)", self.retry_after())
+        self.waiting += 1
+        try:
+            with anyio.fail_after(self.wait_s):
+                await self.limiter.acquire()
+        except TimeoutError:
+            raise Busy(f"the server is busy: no answer could start within {self.wait_s:g} s",
+                       self.retry_after()) from None
+        finally:
+            self.waiting -= 1
+        started = time.perf_counter()
+        try:
+            yield
+        finally:
+            self.limiter.release()
+            self.mean_s += 0.2 * (time.perf_counter() - started - self.mean_s)
 
 
 class BoundedBody:
@@ -83,8 +222,9 @@ class BoundedBody:
         await response({"type": "http"}, None, send)
 
 
-def create_app(workers: int = 1) -> FastAPI:
-    """The application; ``workers``: answers computed at once (more queue, up to ``QUEUE_WAIT_S``)."""
+def create_app(workers: int = 1, hosts=LOCAL_HOSTS, any_address: bool = False) -> FastAPI:
+    """The application; ``workers``: answers computed at once (``AnswerQueue``); ``hosts``: the names
+    and addresses a request's ``Host`` may give, ``any_address``: also any numeric address."""
     from wizsim import __version__
 
     app = FastAPIOffline(title="wizsim", version=__version__, redoc_url=None,
@@ -93,8 +233,9 @@ def create_app(workers: int = 1) -> FastAPI:
                               "adds `p_tricks`, the distribution of tricks for each bid). Bad input: HTTP 4xx "
                               "with `{\"detail\": \"one line naming the problem\"}`.")
     app.add_middleware(BoundedBody, limit=MAX_BODY_BYTES)
-    limiter = anyio.CapacityLimiter(workers)
-    app.state.limiter = limiter
+    app.add_middleware(AllowedHosts, hosts=hosts, any_address=any_address)  # added last: runs first
+    queue = AnswerQueue(workers, WAITING_PER_WORKER * workers, QUEUE_WAIT_S)
+    app.state.queue = queue
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(request: Request, exc: RequestValidationError):
@@ -117,30 +258,26 @@ def create_app(workers: int = 1) -> FastAPI:
 
     @app.get("/api/health", summary="Is the server up")
     async def health():
-        return {"status": "ok", "version": __version__, "workers": int(limiter.total_tokens),
-                "busy": int(limiter.borrowed_tokens)}
+        return {"status": "ok", "version": __version__, "workers": queue.workers, "busy": queue.busy,
+                "waiting": queue.waiting}
 
     @app.post("/api/advise", summary="Bid or play advice (the CLI's --json object)",
               responses={400: {"description": "The body is not a JSON object"},
                          413: {"description": "The body is too large"},
                          422: {"description": "A bad question: {\"detail\": \"one line\"}"},
-                         503: {"description": "The server is busy; try again"}})
+                         503: {"description": "The server is busy: try again after Retry-After seconds"}})
     async def advise(req: AdviseRequest):
         fields = req.model_dump(exclude_unset=True)
         try:
-            with anyio.fail_after(QUEUE_WAIT_S):
-                await limiter.acquire()
-        except TimeoutError:
-            return JSONResponse({"detail": f"the server is busy: no answer could start within {QUEUE_WAIT_S:g} s"},
-                                status_code=503)
-        try:
-            result = await anyio.to_thread.run_sync(answer, fields)
+            async with queue.turn():
+                result = await anyio.to_thread.run_sync(answer, fields)
+        except Busy as busy:
+            return JSONResponse({"detail": str(busy)}, status_code=503,
+                                headers={"retry-after": str(busy.retry_after)})
         except RequestError as err:
             return JSONResponse({"detail": str(err)}, status_code=err.status)
         except ValueError as err:  # the library's one-line message for a bad question
             return JSONResponse({"detail": str(err)}, status_code=422)
-        finally:
-            limiter.release()
         return JSONResponse(result)
 
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")

@@ -29,10 +29,11 @@ def chromium_available() -> bool:
 
 
 @contextlib.contextmanager
-def served(timeout: float = READY_TIMEOUT_S, extra_env: dict | None = None) -> Iterator[str]:
-    """A ``wizsim serve`` process on a free local port; yields its URL, stops it (SIGTERM) after."""
+def served(timeout: float = READY_TIMEOUT_S, extra_env: dict | None = None, args: tuple[str, ...] = ()) -> Iterator[str]:
+    """A ``wizsim serve`` process on a free local port (``args``: more options, e.g. ``--allow-host``);
+    yields its URL, stops it (SIGTERM) after."""
     env = {**os.environ, **(extra_env or {}), "PYTHONUNBUFFERED": "1"}
-    proc = subprocess.Popen([sys.executable, "-m", "wizsim.cli", "serve", "--host", "127.0.0.1", "--port", "0"],
+    proc = subprocess.Popen([sys.executable, "-m", "wizsim.cli", "serve", "--host", "127.0.0.1", "--port", "0", *args],
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
     lines: list[str] = []
     found = threading.Event()

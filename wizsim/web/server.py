@@ -1,19 +1,31 @@
-"""Run the app under uvicorn: warm the kernels, bind, say the URL, serve until Ctrl-C.
+"""Run the app under uvicorn: check the address, bind, warm the kernels, say the URL, serve until Ctrl-C.
 
 The kernels are compiled (or loaded from Numba's cache) before the server says it is ready, by one
-small question of each kind the advisor answers: round 1 (exact enumeration) and a Monte Carlo one.
-So the first person's answer takes as long as every later one.
+small question of each kind the advisor answers: bid advice in round 1 (exact enumeration) and by
+Monte Carlo, play advice by enumeration (the last tricks) and by Monte Carlo. So the first person's
+answer takes as long as every later one.
+
+An empty ``--host`` is refused (the socket layer would read it as every interface); listening beyond
+this machine (a wildcard or a network address) is said in one line at start. The requests accepted
+are those for the hosts the server was started for (``app.AllowedHosts``); slow clients are cut and
+connections capped by ``connections.DeadlineH11Protocol``.
 """
 
 from __future__ import annotations
 
+import ipaddress
 import socket
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 WARM_QUESTIONS = (
-    dict(hand="AS", trump="S", seat=1, seed=0),  # round 1: the exact path
-    dict(hand="W,AS,3H", trump="S", seat=2, bids="1", samples=64, seed=0),  # Monte Carlo, conditioned
+    dict(hand="AS", trump="S", seat=1, seed=0),  # bid, round 1: the exact path
+    dict(hand="W,AS,3H", trump="S", seat=2, bids="1", samples=64, seed=0),  # bid, Monte Carlo, conditioned
+    dict(hand="AS,KH", trump="S", seat=2, bids="1,0,1,0", played="5H", samples=64, seed=0),  # play, Monte Carlo
+    # play, the last tricks of round 15 at 4 players: few deals left, enumerated
+    dict(hand="JS,9H,8C", trump="none", seat=1, bids="3,4,4,3", seed=0,
+         played="W,TH,QS,3S/7D,J,6D,9D/5D,8D,AD,QD/JC,3C,AC,5C/2C,QC,J,KH/JD,3D,TD,KC/KS,4S,8S,5S/6C,J,2S,J/"
+                "W,7H,2H,4C/KD,4D,W,4H/9S,W,TS,6S/JH,AH,8H,QH"),
 )
 
 
@@ -25,6 +37,15 @@ def warm() -> float:
     for question in WARM_QUESTIONS:
         answer(dict(question))
     return time.perf_counter() - started
+
+
+def warm_kernels() -> tuple:
+    """The kernels the warm questions run (for the first-run compile notice)."""
+    from wizsim.advisor.evidence import worlds_evidence_kernel
+    from wizsim.advisor.play import play_kernels
+    from wizsim.sim.candidates import candidate_rounds_kernel, choice_frequencies
+
+    return (candidate_rounds_kernel, choice_frequencies, *play_kernels(), worlds_evidence_kernel)
 
 
 def answer_workers() -> int:
@@ -42,7 +63,44 @@ def answer_workers() -> int:
 
 
 class ServeError(ValueError):
-    """The server cannot start as asked (the address is taken or not this machine's)."""
+    """The server cannot start as asked (the address is empty, taken or not this machine's)."""
+
+
+def check_host(host: str) -> str:
+    """The address to listen on; an empty one is refused (the socket layer reads it as every interface)."""
+    if not host.strip():
+        raise ServeError("--host is empty: give the address to listen on, 127.0.0.1 for this machine only "
+                         "(the default) or 0.0.0.0 for every interface")
+    return host.strip()
+
+
+def check_allowed(names: Iterable[str]) -> tuple[str, ...]:
+    """The ``--allow-host`` names, each a host name or an address (no scheme, port or path)."""
+    from wizsim.web.app import host_name
+
+    out = []
+    for name in names:
+        host = host_name(name)
+        if host is None:
+            raise ServeError(f"--allow-host {name!r} is not a host name or address: give one like table.local "
+                             "or 192.168.1.20 (no http://, port or path)")
+        out.append(host)
+    return tuple(out)
+
+
+def reach(address: str) -> str | None:
+    """One line saying who can reach a server listening on ``address`` (None: this machine only)."""
+    try:
+        ip = ipaddress.ip_address(address.split("%")[0])
+    except ValueError:
+        return None
+    if ip.is_loopback:
+        return None
+    if ip.is_unspecified:
+        return (f"wizsim serve: listening on every interface ({address}): other machines on your network can use "
+                "this page (there is no login; only on a network you trust)")
+    return (f"wizsim serve: listening on {address}: other machines on that network can use this page (there is no "
+            "login; only on a network you trust)")
 
 
 def bind(host: str, port: int) -> socket.socket:
@@ -66,23 +124,31 @@ def url_of(sock: socket.socket) -> str:
     return f"http://[{host}]:{port}/" if ":" in host else f"http://{host}:{port}/"
 
 
-def serve(host: str, port: int, say: Callable[[str], None] = print) -> None:
-    """Bind ``host:port`` (``ServeError`` when it cannot), warm up, and serve until interrupted."""
+def serve(host: str, port: int, say: Callable[[str], None] = print, allow_hosts: Iterable[str] = ()) -> None:
+    """Bind ``host:port`` (``ServeError`` when it cannot), warm up, and serve until interrupted; requests
+    are answered for the local names, ``host`` and ``allow_hosts`` (``app.AllowedHosts``)."""
     import uvicorn
 
     from wizsim._jit import needs_compile
-    from wizsim.sim.candidates import candidate_rounds_kernel, choice_frequencies
-    from wizsim.web.app import create_app
+    from wizsim.web.app import LOCAL_HOSTS, WILDCARDS, create_app
+    from wizsim.web.connections import DeadlineH11Protocol
 
+    host = check_host(host)
+    allowed = check_allowed(allow_hosts)
     sock = bind(host, port)
     url = url_of(sock)
-    first = needs_compile(candidate_rounds_kernel, choice_frequencies)
+    address = sock.getsockname()[0]
+    note = reach(address)
+    if note:
+        say(note)
+    first = needs_compile(*warm_kernels())
     say(f"wizsim serve: warming the kernels for {url}"
         + (" (a first run on this machine compiles them: 10-30 s)" if first else ""))
     seconds = warm()
     workers = answer_workers()
-    app = create_app(workers=workers)
-    config = uvicorn.Config(app, log_level="warning", limit_concurrency=64, timeout_keep_alive=5,
+    app = create_app(workers=workers, hosts=(*LOCAL_HOSTS, host, address, *allowed), any_address=address in WILDCARDS)
+    # no limit_concurrency: it counts open sockets, so slow ones locked everyone out (connections.py)
+    config = uvicorn.Config(app, http=DeadlineH11Protocol, log_level="warning", timeout_keep_alive=5,
                             access_log=False)
     server = uvicorn.Server(config)
     say(f"wizsim serve: ready at {url} (warmed in {seconds:.1f} s; {workers} answer(s) at once; API docs at "

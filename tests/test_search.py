@@ -133,18 +133,25 @@ from wizsim.policies.search import search_bid, search_card, search_trump  # noqa
 from wizsim.rules.kernels import legal_mask  # noqa: E402
 
 
+def _cards(mask) -> set[int]:
+    return {c for c in range(60) if int(mask) >> c & 1}
+
+
+def _suits(voids: int) -> set[int]:
+    return {k for k in range(4) if int(voids) >> k & 1}
+
+
 def _params(worlds=3, doublings=1):
     from wizsim.policies import parse_policy
 
     return parse_policy(f"search:worlds={worlds}:doublings={doublings}").params_row()
 
 
-@settings(deadline=None, max_examples=25)
-@given(players=st.integers(3, 5), seed=st.integers(0, 10_000), frac=st.floats(0.0, 0.9), hook=st.booleans())
-def test_search_card_kernel_equals_twin(players, seed, frac, hook):
-    r = 1 + seed % 5
+def _search_card_both_ways(players, r, seed, n_played, hook):
+    """search_card, kernel and twin, on one state; returns the turned-up card. The twin finds the legal
+    cards itself (rules twin), the kernel is given them."""
     truth: dict = {}
-    q = make_play_question(**random_state(players, r, seed, int(frac * players * r), hook=hook, truth=truth))
+    q = make_play_question(**random_state(players, r, seed, n_played, hook=hook, truth=truth))
     a = q.state().kernel_args()
     params, table = _params(), make_slots(["heuristic"]).table
     legal = legal_mask(a["hand"], q.led)
@@ -154,11 +161,38 @@ def test_search_card_kernel_equals_twin(players, seed, frac, hook):
                       a["bids"], a["tricks"], a["seat_played"], a["played"], a["trick_cards"], a["n_in_trick"],
                       a["voids"], rng)
     stream = Stream(seed)
-    want = reference.search_card(params, table, q.me, players, r, hook, q.hand_mask, int(legal), truth["turn_up"],
-                                 q.trump, list(q.bids), list(q.tricks), list(q.seat_played), int(a["played"]),
-                                 list(q.trick_cards), len(q.trick_cards), list(q.voids), stream)
+    want = reference.search_card(params, table, q.me, players, r, hook, set(q.hand), truth["turn_up"], q.trump,
+                                 list(q.bids), list(q.tricks), [_cards(m) for m in q.seat_played],
+                                 list(q.trick_cards), [_suits(v) for v in q.voids], stream)
     assert int(got) == want
-    assert int(rng[0]) == stream.state
+    assert int(rng[0]) == stream.state  # the same draws
+    return truth["turn_up"], q.me
+
+
+@settings(deadline=None, max_examples=25)
+@given(players=st.integers(3, 5), seed=st.integers(0, 10_000), frac=st.floats(0.0, 0.9), hook=st.booleans())
+def test_search_card_kernel_equals_twin(players, seed, frac, hook):
+    r = 1 + seed % 5
+    _search_card_both_ways(players, r, seed, int(frac * players * r), hook)
+
+
+def test_search_card_kernel_equals_twin_with_a_named_trump_as_evidence():
+    """Deals with a Wizard turned up (searched for among seeds): the dealer's named trump is evidence."""
+    from wizsim.cards import FIRST_JESTER, FIRST_WIZARD
+
+    found = 0
+    for seed in range(2000):
+        players, r = 3 + seed % 3, 1 + seed % 4
+        deal: dict = {}
+        random_state(players, r, seed, 0, truth=deal)  # the same deal whatever is played of it
+        if not FIRST_WIZARD <= deal["turn_up"] < FIRST_JESTER:
+            continue
+        turn_up, me = _search_card_both_ways(players, r, seed, (seed * 3) % (players * r), seed % 2 == 1)
+        assert turn_up == deal["turn_up"]
+        found += me != players - 1
+        if found == 8:
+            return
+    raise AssertionError(f"only {found} deals with a Wizard turned up and a seat not the dealer to play")
 
 
 @settings(deadline=None, max_examples=25)
@@ -176,7 +210,7 @@ def test_search_bid_and_trump_kernels_equal_twins(players, seed, hook, dealer_wi
         rng = np.array([seed], np.uint64)
         got = search_trump(params, table, players, r, hook, np.uint64(hand), np.int64(52), rng)
         stream = Stream(seed)
-        assert int(got) == reference.search_trump(params, table, players, r, hook, hand, 52, stream)
+        assert int(got) == reference.search_trump(params, table, players, r, hook, _cards(hand), 52, stream)
         assert int(rng[0]) == stream.state
         return
     seat = rr.randrange(players)
@@ -189,7 +223,7 @@ def test_search_bid_and_trump_kernels_equal_twins(players, seed, hook, dealer_wi
     got = search_bid(params, table, seat, players, r, hook, np.uint64(hand), np.int64(turn_up), np.int64(trump),
                      np.array(bids, np.int8), np.int64(forbidden), rng)
     stream = Stream(seed)
-    assert int(got) == reference.search_bid(params, table, seat, players, r, hook, hand, turn_up, trump, bids,
+    assert int(got) == reference.search_bid(params, table, seat, players, r, hook, _cards(hand), turn_up, trump, bids,
                                             forbidden, stream)
     assert int(rng[0]) == stream.state
 

@@ -1,5 +1,5 @@
-"""Plain-Python twins of the policy kernels: ``policies.random_policy`` and ``policies.heuristic``
-(same function names), one section each.
+"""Plain-Python twins of the policy kernels: ``policies.random_policy``, ``policies.heuristic``,
+``policies.worlds``, ``policies.rollout`` and ``policies.search`` (same function names), one section each.
 
 Random (written from issue 2's description of the policy). The random policy bids uniformly among
 the allowed bids 0..r (the hook's forbidden bid left out), plays a uniformly random legal card, and as dealer on a turned-up Wizard names a uniformly random
@@ -11,18 +11,27 @@ Heuristic (written from the plan in ``policies.heuristic``'s docstring). Cards a
 sets; whether a card would win is asked of the rules twin (``rules.reference.Trick``) by putting it on the trick, not computed with masks. "Power" orders
 cards on their own: Jester 0 < side card (21 + rank) < trump (51 + rank) < Wizard 100; ties go to
 the lowest id. The value table layout (feature indices) is the data contract shared with the kernel.
+
+Worlds and search (written from the docstrings of ``policies.worlds`` and ``policies.search`` and the
+README's "search" paragraph). Cards are sets of ids, a world is a list of sets; where a card may go is
+asked of small ``Slot`` objects, a decision is a table of round scores. They take the same draws from
+the stream in the same order as the kernels (the order each docstring states), so kernel and twin
+agree exactly on the same stream state.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Iterable
+from dataclasses import dataclass
 
 from wizsim.cards import N_CARDS, N_RANKS, card_rank, card_suit, is_jester, is_wizard
 from wizsim.config import MIN_PLAYERS, n_game_rounds
 from wizsim.deal.reference import Stream
 from wizsim.policies.heuristic import F_EARLIER, F_JESTER, F_SEAT, F_SIDE, F_TRUMP, F_VOID, F_WIZARD, N_FEATURES
-from wizsim.rules.reference import Trick
+from wizsim.policies.search import MAX_TRIES, P_DOUBLINGS, P_WORLDS
+from wizsim.rules.reference import Trick, forbidden_bid, score_round
+from wizsim.stats import Z95
 
 # --- random ---
 
@@ -216,87 +225,110 @@ def heuristic_card(seat: int, players: int, hand, legal, turn_up: int, trump: in
 
 
 # --- worlds (``policies.worlds``), written from its docstring ---
+#
+# Cards are ids in sets; a seat's voids are a set of suits. Where a card may go is asked of small ``Slot``
+# objects (a seat's hand, the undealt pile, the turned-up card), and a card's place is drawn as one of the
+# free places of the slots that take it, listed in slot order.
 
 FAILED = -2
 NO_TURN_UP = -1
+WIZARD_OR_JESTER = 4  # the "suit" a Wizard or a Jester is classed under
 
 
-def _mask_cards(mask: int) -> list[int]:
-    return [c for c in range(N_CARDS) if mask >> c & 1]
+@dataclass
+class Slot:
+    """A place unseen cards go, with ``room`` for so many more: a seat's hand (never a suit the seat
+    showed it lacks), the undealt pile (any card) or the turned-up card (one of the cards it may be)."""
+
+    kind: str  # "hand", "pile" or "turned-up"
+    room: int
+    seat: int = -1
+    lacks: frozenset[int] = frozenset()
+    may_be: frozenset[int] = frozenset()
+
+    def takes(self, card: int) -> bool:
+        if self.kind == "hand":
+            return card_suit(card) not in self.lacks
+        if self.kind == "turned-up":
+            return card in self.may_be
+        return True
 
 
-def deal_world(stream: Stream, players: int, unseen: int, needs, voids, pool: int):
-    """(turned-up card, NO_TURN_UP or FAILED; the hands as masks): the unseen cards placed one by one,
-    the most constrained class first, into an allowed slot (seats, pile ``players``, turned-up card
-    ``players + 1``) with chance proportional to its capacity left, the deal kept with chance
-    prod(D / B) (D: allowed capacity when placed, B its bound)."""
-    cards = _mask_cards(unseen)
-    pool &= unseen
-    cap = [int(needs[s]) for s in range(players)] + [0, 1 if pool else 0]
-    cap[players] = len(cards) - sum(cap[:players]) - cap[players + 1]
-    hands = [0] * players
-    if cap[players] < 0:
+def _fraction(stream: Stream) -> float:
+    """A uniform draw in [0, 1): the top 53 bits of one word of the stream."""
+    return (stream.next_u64() >> 11) / 2.0 ** 53
+
+
+def deal_world(stream: Stream, players: int, unseen, needs, voids, pool) -> tuple[int, list[set[int]]]:
+    """One uniform deal of the ``unseen`` cards consistent with what a seat knows: (the turned-up card,
+    ``NO_TURN_UP`` when no card of ``pool`` is unseen, or ``FAILED``; each seat's cards).
+
+    ``needs[s]``: how many cards seat s gets; ``voids[s]``: the suits seat s showed it lacks; ``pool``:
+    the cards the turned-up card may be. The rest of the unseen cards is the undealt pile. Cards are
+    classed by suit (Wizards and Jesters together) and by whether they may be the turned-up card; the
+    class whose cards have the least room at the start goes first (ties: suit order, then the class
+    that may not be turned up), its cards in ascending id. Each card goes to one of the free places it
+    may take, all equally likely; the deal is kept with chance prod(places / bound), bound being the
+    most places that card could have found whatever came before (the class's room at the start less
+    the class's cards already placed, and no more than the cards left)."""
+    cards = sorted(int(c) for c in unseen)
+    may_turn_up = frozenset(int(c) for c in pool) & frozenset(cards)
+    hands: list[set[int]] = [set() for _ in range(players)]
+    slots = [Slot("hand", int(needs[s]), seat=s, lacks=frozenset(voids[s])) for s in range(players)]
+    turned_up = Slot("turned-up", 1 if may_turn_up else 0, may_be=may_turn_up)
+    pile = Slot("pile", len(cards) - sum(slot.room for slot in slots) - turned_up.room)
+    slots += [pile, turned_up]
+    if pile.room < 0:
         return FAILED, hands
 
-    def klass(c):
-        group = card_suit(c) if card_suit(c) >= 0 else 4
-        return 2 * group + (pool >> c & 1)
+    def places(card):
+        return [slot for slot in slots if slot.takes(card) for _ in range(slot.room)]
 
-    def slots(k):
-        group = k // 2
-        out = [s for s in range(players) if group == 4 or not voids[s] >> group & 1] + [players]
-        return out + [players + 1] if k & 1 else out
-
-    allowed = {k: sum(cap[j] for j in slots(k)) for k in range(10)}
+    classes: dict[tuple[int, bool], list[int]] = {}
+    for card in cards:
+        suit = card_suit(card) if card_suit(card) >= 0 else WIZARD_OR_JESTER
+        classes.setdefault((suit, card in may_turn_up), []).append(card)
+    room_at_start = {key: len(places(members[0])) for key, members in classes.items()}
     weight = 1.0
     left = len(cards)
     turn_up = NO_TURN_UP
-    for k in sorted(range(10), key=lambda k: (allowed[k], k)):
-        for j_in_class, c in enumerate(x for x in cards if klass(x) == k):
-            ok = slots(k)
-            d = sum(cap[j] for j in ok)
-            if d == 0:
+    for key in sorted(classes, key=lambda key: (room_at_start[key], key)):
+        for placed, card in enumerate(classes[key]):
+            free = places(card)
+            if not free:
                 return FAILED, hands
-            bound = min(left, allowed[k] - j_in_class)
-            if d != bound:
-                weight *= d / bound
-            u = stream.rand_below(d)
-            for j in ok:
-                if u < cap[j]:
-                    slot = j
-                    break
-                u -= cap[j]
-            cap[slot] -= 1
-            if slot < players:
-                hands[slot] |= 1 << c
-            elif slot == players + 1:
-                turn_up = c
+            weight *= len(free) / min(left, room_at_start[key] - placed)
+            slot = free[stream.rand_below(len(free))]
+            slot.room -= 1
+            if slot.kind == "hand":
+                hands[slot.seat].add(card)
+            elif slot.kind == "turned-up":
+                turn_up = card
             left -= 1
-    if weight < 1.0 and (stream.next_u64() >> 11) * 2.0 ** -53 >= weight:
+    if weight < 1.0 and _fraction(stream) >= weight:
         return FAILED, hands
     return turn_up, hands
 
 
-def evidence_ok(stream, players: int, r: int, me: int, world, seat_played, turn_up: int, trump: int, bids, hook: bool,
-                evidence, trump_evidence: bool, params, table, tolerance: int) -> bool:
-    """Each seat with evidence, holding its world cards and those it played, bids within ``tolerance``
-    of what it bid by the heuristic; with ``trump_evidence`` the dealer names the trump with the
-    heuristic's chance (a draw from ``stream`` on a tie)."""
-    from wizsim.rules.reference import forbidden_bid
-
-    total = 0
+def evidence_ok(stream: Stream, players: int, r: int, me: int, world, seat_played, turn_up: int, trump: int, bids,
+                hook: bool, evidence, trump_evidence: bool, params, table, tolerance: int) -> bool:
+    """Whether a world agrees with what ``me`` heard: each seat with ``evidence[s]``, holding its cards in
+    the world and those it played (``world[s]``, ``seat_played[s]``: card sets), would have bid within
+    ``tolerance`` of its bid by the heuristic (the dealer kept off the hook's number, counting the bids
+    heard before it); with ``trump_evidence`` the dealer would have named ``trump``: it is among the
+    heuristic's best suits, and among k tied ones it is named with chance 1/k (one draw from ``stream``)."""
     for s in range(players):
-        if s != me and evidence[s]:
-            whole = _mask_cards(int(world[s]) | int(seat_played[s]))
-            got = heuristic_bid(params, table, s, players, r, whole, trump, bids, forbidden_bid(hook, s, players, r,
-                                                                                                   total))
-            if abs(got - bids[s]) > tolerance:
-                return False
-        total += max(bids[s], 0)
+        if s == me or not evidence[s]:
+            continue
+        whole = sorted(set(world[s]) | set(seat_played[s]))
+        heard_before = sum(max(int(b), 0) for b in bids[:s])
+        would_bid = heuristic_bid(params, table, s, players, r, whole, trump, bids,
+                                  forbidden_bid(hook, s, players, r, heard_before))
+        if abs(would_bid - bids[s]) > tolerance:
+            return False
     if trump_evidence:
         dealer = players - 1
-        choices = heuristic_trump_choices(params, table, players, r,
-                                          _mask_cards(int(world[dealer]) | int(seat_played[dealer])))
+        choices = heuristic_trump_choices(params, table, players, r, sorted(set(world[dealer]) | set(seat_played[dealer])))
         if trump not in choices:
             return False
         if len(choices) > 1 and stream.rand_below(len(choices)) != 0:
@@ -304,23 +336,25 @@ def evidence_ok(stream, players: int, r: int, me: int, world, seat_played, turn_
     return True
 
 
-def sample_world(stream, players, r, me, hand, unseen, needs, voids, pool, seat_played, trump, bids, hook, evidence,
-                 trump_evidence, params, table, tolerance, max_tries):
-    """(turned-up card or FAILED, tries, world): deals until one passes ``evidence_ok``."""
-    known = NO_TURN_UP
-    if pool and not pool & unseen:
-        known = (pool & -pool).bit_length() - 1
-    world = [0] * players
-    for t in range(max_tries):
-        tu, world = deal_world(stream, players, unseen, needs, voids, pool)
-        if tu == FAILED:
+def sample_world(stream: Stream, players, r, me, hand, unseen, needs, voids, pool, seat_played, trump, bids, hook,
+                 evidence, trump_evidence, params, table, tolerance, max_tries):
+    """(turned-up card or FAILED, deals drawn, world): deals drawn with ``deal_world`` until one passes
+    ``evidence_ok`` at ``tolerance``, at most ``max_tries``; ``world[me]`` is ``hand``. A turned-up
+    card the seat has seen is given as ``pool`` holding no unseen card, and is the world's. After the
+    last failed try, the world is that try's deal as it stood."""
+    pool = {int(c) for c in pool}
+    seen_turn_up = min(pool) if pool and not pool & {int(c) for c in unseen} else None
+    world: list[set[int]] = [set() for _ in range(players)]
+    for tries in range(1, max_tries + 1):
+        turn_up, world = deal_world(stream, players, unseen, needs, voids, pool)
+        if turn_up == FAILED:
             continue
-        if known != NO_TURN_UP:
-            tu = known
-        world[me] = hand
-        if evidence_ok(stream, players, r, me, world, seat_played, tu, trump, bids, hook, evidence, trump_evidence,
-                       params, table, tolerance):
-            return tu, t + 1, world
+        if seen_turn_up is not None:
+            turn_up = seen_turn_up
+        world[me] = set(hand)
+        if evidence_ok(stream, players, r, me, world, seat_played, turn_up, trump, bids, hook, evidence,
+                       trump_evidence, params, table, tolerance):
+            return turn_up, tries, world
     return FAILED, max_tries, world
 
 
@@ -356,150 +390,157 @@ def heuristic_tricks(players: int, turn_up: int, trump: int, hands, bids, tricks
         trick.cards.append(card)
 
 
-# --- search (``policies.search``), written from its docstring ---
+# --- search (``policies.search``), written from its docstring and README's "search" paragraph ---
+#
+# A decision is a table of round scores, one row per world and one column per candidate; the worlds come
+# from ``sample_world`` above, the play-outs from ``heuristic_tricks`` above, every rule from the rules twin.
 
-Z95 = 1.959963984540054
+ALL_CARDS = frozenset(range(N_CARDS))
 
 
-def _pick(scores: list[list[float]], doublings_left: int, stream: Stream) -> tuple[int, bool]:
-    """(best column by mean, whether to sample more first): more while doublings are left and the best
-    does not beat the runner-up by a paired 95% interval, unless the two scored alike on every world;
-    ties between the best broken uniformly from ``stream``."""
+class Worlds:
+    """The worlds of one decision, drawn from ``stream``: the heard bids matched exactly at first; when
+    ``MAX_TRIES`` tries find no world, within one trick more (and so for the decision's later worlds),
+    up to ``r``."""
+
+    def __init__(self, stream: Stream, players: int, r: int, me: int, hand, seen, needs, voids, turn_up: int,
+                 seat_played, trump: int, bids, hook: bool, evidence, params, table):
+        self.stream, self.players, self.r, self.me, self.hand = stream, players, r, me, set(hand)
+        self.unseen = ALL_CARDS - set(hand) - set(seen) - {turn_up}
+        self.needs, self.voids, self.seat_played = needs, voids, seat_played
+        self.pool = {turn_up} if turn_up >= 0 else set()
+        self.trump, self.bids, self.hook, self.evidence = trump, bids, hook, evidence
+        # a dealer who named the trump on a turned-up Wizard told something about its hand
+        self.trump_evidence = me != players - 1 and is_wizard(turn_up)
+        self.params, self.table = params, table
+        self.tolerance = 0
+
+    def next(self) -> list[set[int]]:
+        while True:
+            turn_up, _, world = sample_world(self.stream, self.players, self.r, self.me, self.hand, self.unseen,
+                                             self.needs, self.voids, self.pool, self.seat_played, self.trump,
+                                             self.bids, self.hook, self.evidence, self.trump_evidence, self.params,
+                                             self.table, self.tolerance, MAX_TRIES)
+            if turn_up != FAILED or self.tolerance >= self.r:
+                return world
+            self.tolerance += 1
+
+
+def _close_call(scores: list[list[int]]) -> bool:
+    """Whether the best candidate (highest total) fails to beat the runner-up by a paired 95% interval
+    over the worlds; never with one world, nor when the two scored the same on every world."""
     n, k = len(scores), len(scores[0])
-    sums = [sum(row[j] for row in scores) for j in range(k)]
-    top = max(range(k), key=lambda j: (sums[j], -j))
-    second = max((j for j in range(k) if j != top), key=lambda j: (sums[j], -j))
-    if doublings_left > 0 and n > 1:
-        mean = (sums[top] - sums[second]) / n
-        ss = 0.0
-        for row in scores:
-            ss += (row[top] - row[second] - mean) ** 2
-        if not (mean == 0 and ss == 0) and mean <= Z95 * math.sqrt(ss / (n - 1) / n):
-            return top, True
-    tied = [j for j in range(k) if sums[j] == sums[top]]
-    return (top, False) if len(tied) == 1 else (tied[stream.rand_below(len(tied))], False)
+    totals = [sum(row[j] for row in scores) for j in range(k)]
+    best = max(range(k), key=lambda j: totals[j])
+    runner_up = max((j for j in range(k) if j != best), key=lambda j: totals[j])
+    diffs = [row[best] - row[runner_up] for row in scores]
+    if n < 2 or not any(diffs):
+        return False
+    mean = sum(diffs) / n
+    squares = 0.0
+    for d in diffs:
+        squares += (d - mean) * (d - mean)
+    return mean <= Z95 * math.sqrt(squares / (n - 1) / n)
 
 
-def _world(stream, players, r, me, hand, unseen, needs, voids, pool, seat_played, trump, bids, hook, evidence,
-           trump_evidence, params, table, tolerance):
-    while True:
-        tu, _, world = sample_world(stream, players, r, me, hand, unseen, needs, voids, pool, seat_played, trump, bids,
-                                    hook, evidence, trump_evidence, params, table, tolerance, SEARCH_MAX_TRIES)
-        if tu != FAILED or tolerance >= r:
-            return tu, tolerance, world
-        tolerance += 1
-
-
-SEARCH_MAX_TRIES = 200  # mirror of policies.search.MAX_TRIES
-
-
-def _search(params, stream, n_cands, evaluate, draw_world):
-    """Worlds in batches of ``params[1]``, doubled up to ``params[2]`` times on a close call."""
-    base, doublings = int(params[1]), int(params[2])
-    scores: list[list[float]] = []
-    target = base
+def _decide(params, stream: Stream, n_candidates: int, worlds: Worlds, score) -> int:
+    """The chosen candidate's index: ``score(world, j)`` on a batch of ``params[P_WORLDS]`` worlds; on a
+    close call, with doublings left (``params[P_DOUBLINGS]``), twice as many worlds; then the highest
+    total, a tie broken by one uniform draw from ``stream``."""
+    target, doublings = int(params[P_WORLDS]), int(params[P_DOUBLINGS])
+    scores: list[list[int]] = []
     while True:
         while len(scores) < target:
-            world = draw_world()
-            scores.append([evaluate(world, j) for j in range(n_cands)])
-        j, more = _pick(scores, doublings, stream)
-        if not more:
-            return j
-        doublings -= 1
-        target = 2 * len(scores)
+            world = worlds.next()
+            scores.append([score(world, j) for j in range(n_candidates)])
+        if doublings > 0 and _close_call(scores):
+            doublings -= 1
+            target *= 2
+            continue
+        totals = [sum(row[j] for row in scores) for j in range(n_candidates)]
+        tied = [j for j in range(n_candidates) if totals[j] == max(totals)]
+        return tied[0] if len(tied) == 1 else tied[stream.rand_below(len(tied))]
 
 
-def _later_bids(params, table, players, r, hook, world, trump, bids, first):
-    from wizsim.rules.reference import forbidden_bid
-
+def _bid_and_play(params, table, players: int, r: int, hook: bool, turn_up: int, trump: int, world, bids,
+                  first: int) -> tuple[list[int], list[int]]:
+    """(bids, tricks): seats ``first..`` bid by the heuristic, each seeing the bids before it, then the
+    whole round is played on ``world`` with the heuristic in every seat."""
     bids = list(bids)
     for s in range(first, players):
-        bids[s] = heuristic_bid(params, table, s, players, r, _mask_cards(world[s]), trump, bids,
+        hand = sorted(world[s])
+        bids[s] = heuristic_bid(params, table, s, players, r, hand, trump, bids,
                                 forbidden_bid(hook, s, players, r, sum(bids[:s])))
-    return bids
+    tricks = heuristic_tricks(players, turn_up, trump, world, bids, [0] * players, [set() for _ in range(players)], [],
+                              0, [])
+    return bids, tricks
 
 
-def search_card(params, table, seat, players, r, hook, hand: int, legal: int, turn_up, trump, bids, tricks,
-                seat_played, played: int, trick_cards, n_in_trick, voids, stream: Stream) -> int:
-    from wizsim.rules.reference import score_round
-
-    cands = _mask_cards(legal)
-    if len(cands) == 1:
-        return cands[0]
-    known = hand | played | (1 << turn_up if turn_up >= 0 else 0)
-    pool = 1 << turn_up if turn_up >= 0 else 0
-    unseen = ((1 << N_CARDS) - 1) & ~known
-    needs = [0 if s == seat else r - bin(int(seat_played[s])).count("1") for s in range(players)]
+def search_card(params, table, seat: int, players: int, r: int, hook: bool, hand, turn_up: int, trump: int, bids,
+                tricks, seat_played, trick, voids, stream: Stream) -> int:
+    """The search policy's card. ``hand``: the seat's cards; ``seat_played[s]``: the cards seat s played
+    this round (this trick's too); ``trick``: this trick's cards in order; ``voids[s]``: the suits seat s
+    showed it lacks. The candidates are the legal cards (``rules.reference.Trick``), ascending; each is
+    played now and the round is played out on every world."""
+    hand = set(hand)
+    now = Trick(trump, list(trick))
+    candidates = [c for c in sorted(hand) if now.may_play(hand, c)]
+    if len(candidates) == 1:
+        return candidates[0]
+    played = set().union(*map(set, seat_played))
+    needs = [0 if s == seat else r - len(seat_played[s]) for s in range(players)]
     evidence = [s != seat for s in range(players)]
-    trump_evidence = seat != players - 1 and 52 <= turn_up < 56
-    leader = (seat - n_in_trick) % players
-    state = {"tol": 0}
+    worlds = Worlds(stream, players, r, seat, hand, played, needs, voids, turn_up, seat_played, trump, bids, hook,
+                    evidence, params, table)
+    leader = (seat - len(trick)) % players
 
-    def draw_world():
-        tu, state["tol"], world = _world(stream, players, r, seat, hand, unseen, needs, voids, pool, seat_played,
-                                         trump, bids, hook, evidence, trump_evidence, params, table, state["tol"])
-        return world
+    def score(world, j):
+        card = candidates[j]
+        hands = [set(h) for h in world]
+        hands[seat].remove(card)
+        shown = [set(v) for v in voids]
+        if now.led >= 0 and card_suit(card) >= 0 and card_suit(card) != now.led:
+            shown[seat].add(now.led)  # not following the led suit with a suited card shows a void
+        taken = heuristic_tricks(players, turn_up, trump, hands, bids, tricks, shown, list(trick) + [card], leader,
+                                 sorted(played) + [card])
+        return score_round(bids[seat], taken[seat])
 
-    def evaluate(world, j):
-        hands = [set(_mask_cards(int(world[s]))) for s in range(players)]
-        hands[seat].discard(cands[j])
-        trick = list(trick_cards[:n_in_trick]) + [cands[j]]
-        vd = [{k for k in range(4) if int(voids[s]) >> k & 1} for s in range(players)]
-        led = Trick(trump, list(trick_cards[:n_in_trick])).led
-        if led >= 0 and card_suit(cands[j]) >= 0 and card_suit(cands[j]) != led:
-            vd[seat].add(led)
-        got = heuristic_tricks(players, turn_up, trump, hands, bids, tricks, vd, trick, leader,
-                               _mask_cards(played) + [cands[j]])
-        return score_round(bids[seat], got[seat])
-
-    return cands[_search(params, stream, len(cands), evaluate, draw_world)]
+    return candidates[_decide(params, stream, len(candidates), worlds, score)]
 
 
-def search_bid(params, table, seat, players, r, hook, hand: int, turn_up, trump, bids, forbidden, stream) -> int:
-    from wizsim.rules.reference import score_round
-
-    cands = [b for b in range(r + 1) if b != forbidden]
-    if len(cands) == 1:
-        return cands[0]
-    pool = 1 << turn_up if turn_up >= 0 else 0
-    unseen = ((1 << N_CARDS) - 1) & ~(hand | pool)
+def search_bid(params, table, seat: int, players: int, r: int, hook: bool, hand, turn_up: int, trump: int, bids,
+               forbidden: int, stream: Stream) -> int:
+    """The search policy's bid: every allowed bid tried on every world, the seats after it bidding by the
+    heuristic, the round played out. ``bids``: the bids so far (-1 for seats yet to bid)."""
+    candidates = [b for b in range(r + 1) if b != forbidden]
+    if len(candidates) == 1:
+        return candidates[0]
+    nobody = [set() for _ in range(players)]
     needs = [0 if s == seat else r for s in range(players)]
-    evidence = [s != seat and s < seat for s in range(players)]
-    trump_evidence = seat != players - 1 and 52 <= turn_up < 56
-    state = {"tol": 0}
+    evidence = [s < seat for s in range(players)]  # the bids heard so far
+    worlds = Worlds(stream, players, r, seat, hand, (), needs, nobody, turn_up, nobody, trump, bids, hook, evidence,
+                    params, table)
 
-    def draw_world():
-        tu, state["tol"], world = _world(stream, players, r, seat, hand, unseen, needs, [0] * players, pool,
-                                         [0] * players, trump, bids, hook, evidence, trump_evidence, params, table,
-                                         state["tol"])
-        return world
+    def score(world, j):
+        with_mine = list(bids)
+        with_mine[seat] = candidates[j]
+        final_bids, taken = _bid_and_play(params, table, players, r, hook, turn_up, trump, world, with_mine, seat + 1)
+        return score_round(final_bids[seat], taken[seat])
 
-    def evaluate(world, j):
-        bb = list(bids)
-        bb[seat] = cands[j]
-        bb = _later_bids(params, table, players, r, hook, world, trump, bb, seat + 1)
-        got = heuristic_tricks(players, turn_up, trump, [set(_mask_cards(int(h))) for h in world], bb, [0] * players,
-                               [set() for _ in range(players)], [], 0, [])
-        return score_round(bb[seat], got[seat])
-
-    return cands[_search(params, stream, len(cands), evaluate, draw_world)]
+    return candidates[_decide(params, stream, len(candidates), worlds, score)]
 
 
-def search_trump(params, table, players, r, hook, hand: int, turn_up, stream) -> int:
-    from wizsim.rules.reference import score_round
-
+def search_trump(params, table, players: int, r: int, hook: bool, hand, turn_up: int, stream: Stream) -> int:
+    """The search policy's suit as dealer on the turned-up Wizard ``turn_up``: each suit tried on every
+    world (nothing heard yet), everyone bidding by the heuristic, the round played out."""
     dealer = players - 1
-    unseen = ((1 << N_CARDS) - 1) & ~(hand | 1 << turn_up)
+    nobody = [set() for _ in range(players)]
     needs = [r] * dealer + [0]
+    worlds = Worlds(stream, players, r, dealer, hand, (), needs, nobody, turn_up, nobody, 0, [-1] * players, hook,
+                    [False] * players, params, table)
 
-    def draw_world():
-        return _world(stream, players, r, dealer, hand, unseen, needs, [0] * players, 1 << turn_up, [0] * players, 0,
-                      [-1] * players, hook, [False] * players, False, params, table, 0)[2]
+    def score(world, suit):
+        final_bids, taken = _bid_and_play(params, table, players, r, hook, turn_up, suit, world, [-1] * players, 0)
+        return score_round(final_bids[dealer], taken[dealer])
 
-    def evaluate(world, t):
-        bb = _later_bids(params, table, players, r, hook, world, t, [-1] * players, 0)
-        got = heuristic_tricks(players, turn_up, t, [set(_mask_cards(int(h))) for h in world], bb, [0] * players,
-                               [set() for _ in range(players)], [], 0, [])
-        return score_round(bb[dealer], got[dealer])
-
-    return _search(params, stream, 4, evaluate, draw_world)
+    return _decide(params, stream, 4, worlds, score)

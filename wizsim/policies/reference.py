@@ -503,3 +503,94 @@ def search_trump(params, table, players, r, hook, hand: int, turn_up, stream) ->
         return score_round(bb[dealer], got[dealer])
 
     return _search(params, stream, 4, evaluate, draw_world)
+
+
+# --- the opponents' model (policies.model), written from its docstring ---
+
+MODEL_BLIND = 0
+
+
+def bid_weight(model_bid: int, heard: int, r: int, forbidden: int, trust: float) -> float:
+    """rho ** |heard - model| over the legal bids, normalised; trust 1: only the model's bid."""
+    legal = [b for b in range(r + 1) if b != forbidden]
+    if trust >= 1.0:
+        return float(heard == model_bid)
+    rho = 1.0 - trust
+    raw = {b: rho ** abs(b - model_bid) for b in legal}
+    return raw[heard] / sum(raw.values())
+
+
+def max_bid_weight(heard: int, r: int, forbidden: int, trust: float) -> float:
+    return max(bid_weight(m, heard, r, forbidden, trust) for m in range(r + 1) if m != forbidden)
+
+
+def trump_weight(choices: list[int], named: int, trust: float) -> float:
+    """Weight 1 for each suit the model may name, rho for the others, over the four suits."""
+    if trust >= 1.0:
+        return 1.0 / len(choices) if named in choices else 0.0
+    rho = 1.0 - trust
+    raw = [1.0 if s in choices else rho for s in range(4)]
+    return raw[named] / sum(raw)
+
+
+def card_weight(is_choice: bool, n_legal: int, trust: float) -> float:
+    if n_legal <= 1:
+        return 1.0
+    rho = 1.0 - trust
+    raw = [1.0] + [rho] * (n_legal - 1)  # the model's card first
+    return (raw[0] if is_choice else rho) / sum(raw)
+
+
+def bids_likelihood(kinds, params, table, trust, players, r, hook, me, hands, turn_up, trump, bids, n_heard):
+    """(likelihood, model bids) of the first ``n_heard`` heard bids; ``hands[s]`` a mask of seat s's cards."""
+    from wizsim.rules.reference import forbidden_bid
+
+    like = 1.0
+    model_bids = [-1] * players
+    for s in range(n_heard):
+        forbidden = forbidden_bid(hook, s, players, r, sum(bids[:s]))
+        if s != me and kinds[s] != MODEL_BLIND and trust > 0.0:
+            m = heuristic_bid(params[s], table, s, players, r, _mask_cards(int(hands[s])), trump, bids, forbidden)
+            model_bids[s] = m
+            like *= bid_weight(m, bids[s], r, forbidden, trust)
+    return like, model_bids
+
+
+def named_trump_likelihood(kind, params, table, trust, players, r, dealer_hand: int, named: int) -> float:
+    if kind == MODEL_BLIND or trust <= 0.0:
+        return 1.0
+    return trump_weight(heuristic_trump_choices(params, table, players, r, _mask_cards(dealer_hand)), named, trust)
+
+
+def play_likelihood(kinds, trust, players, r, me, hands, turn_up, trump, bids, order, n_played) -> float:
+    """Replay the cards trick by trick with the rules twin; each card of a modelled seat other than
+    ``me`` is weighed against the heuristic twin's choice in that seat's place."""
+    from wizsim.rules.reference import Trick
+
+    if trust <= 0.0:
+        return 1.0
+    held = [set(_mask_cards(int(h))) for h in hands]
+    voids: list[set[int]] = [set() for _ in range(players)]
+    tricks = [0] * players
+    played: list[int] = []
+    like = 1.0
+    trick = Trick(trump=trump)
+    leader = 0
+    for card in [int(c) for c in order[:n_played]]:
+        if len(trick.cards) == players:
+            leader = (leader + trick.winner()) % players
+            tricks[leader] += 1
+            trick = Trick(trump=trump)
+        s = (leader + len(trick.cards)) % players
+        if s != me and kinds[s] != MODEL_BLIND:
+            legal = [c for c in sorted(held[s]) if trick.may_play(held[s], c)]
+            choice = heuristic_card(s, players, sorted(held[s]), legal, turn_up, trump, bids[s] - tricks[s], played,
+                                    list(trick.cards), voids)
+            like *= card_weight(choice == card, len(legal), trust)
+        led = trick.led
+        if led >= 0 and card_suit(card) >= 0 and card_suit(card) != led:  # a suited card off the led suit
+            voids[s].add(led)
+        held[s].discard(card)
+        trick.cards.append(card)
+        played.append(card)
+    return like

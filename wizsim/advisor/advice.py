@@ -47,15 +47,13 @@ class Advice:
     # included; [] when the best stands apart); None for exact answers, which have no sampling error.
     close_call: list[int] | None = None
     capped: bool = False  # stopped by the work budget before the best bid was clear
+    ess: float | None = None  # effective sample size of the weighted deals (None: ``samples``)
+    warning: str | None = None  # what was heard is unlikely under the opponents' model (one line)
+    bid_trust: float = 1.0
 
     @property
     def r(self) -> int:
         return self.p_tricks.shape[0] - 1
-
-    @property
-    def ess(self) -> int:
-        """Effective sample size: rejection sampling keeps unweighted deals, so it is ``samples``."""
-        return self.samples
 
     @property
     def p_exact(self) -> np.ndarray:
@@ -86,7 +84,9 @@ class Advice:
 
     def to_dict(self) -> dict:
         """The CONTRACT.md JSON object."""
-        return {"phase": "bid", **self.question, "best_bid": int(self.best_bid), "method": self.method, "samples": int(self.samples),
+        return {"phase": "bid", **self.question, "best_bid": int(self.best_bid), "method": self.method,
+                "samples": int(self.samples), "ess": json_float(self.ess if self.ess is not None else self.samples),
+                "policy": self.policy, "bid_trust": self.bid_trust, "warning": self.warning,
                 "table": self.rows(), "close_call": self.close_call}
 
 
@@ -118,9 +118,12 @@ class PlayAdvice:
     seed: int | None
     policy: str  # the opponents' policy
     play: str  # the policy playing the player's own later cards
-    conditioned: bool  # the opponents' bids were conditioned on
-    tolerance: int = 0  # ... within this many tricks (more than 0 when no deal matched them exactly)
+    conditioned: bool  # the opponents' bids (or cards) were weighed
     seconds: float = 0.0
+    ess: float | None = None  # effective sample size of the weighted worlds (None: ``samples``)
+    warning: str | None = None  # what was seen is unlikely under the opponents' model (one line)
+    bid_trust: float = 1.0
+    play_trust: float = 0.0
 
     @property
     def best_index(self) -> int:
@@ -154,6 +157,8 @@ class PlayAdvice:
     def to_dict(self) -> dict:
         """The CONTRACT.md JSON object."""
         return {**self.question, "best_card": self.best_card, "method": self.method, "samples": int(self.samples),
+                "ess": json_float(self.ess if self.ess is not None else self.samples), "policy": self.policy,
+                "bid_trust": self.bid_trust, "play_trust": self.play_trust, "warning": self.warning,
                 "table": self.rows()}
 
 

@@ -9,8 +9,8 @@ from wizsim.cards import FULL_DECK_MASK, SUIT_MASKS, cards_to_mask
 from wizsim.policies import make_slots
 from wizsim.sim import reference as ref
 from wizsim.sim.candidates import candidate_rounds_kernel
-from wizsim.sim.evidence import deal_likelihoods_kernel
 from wizsim.sim.driver import simulate_rounds
+from wizsim.sim.evidence import deal_likelihoods_kernel
 from wizsim.sim.round import BID_FORCED, BID_FREE, TRUMP_BY_RULES
 
 

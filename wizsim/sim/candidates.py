@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 from numba import prange
 
-from wizsim._jit import kernel, parallel_kernel
+from wizsim._jit import parallel_kernel
 from wizsim.deal.kernels import DEAL_STREAM, PLAY_STREAM, stream_key
 from wizsim.sim.round import play_round
 

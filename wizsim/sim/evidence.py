@@ -17,7 +17,7 @@ from numba import prange
 
 from wizsim._jit import parallel_kernel
 from wizsim.deal.kernels import DEAL_STREAM, deal_round, next_u64, stream_key
-from wizsim.policies.model import bids_likelihood, named_trump_likelihood
+from wizsim.policies.model import bids_likelihood, named_trump_likelihood, play_likelihood
 
 CHECK_STREAM = 3  # the acceptance draw of deal i: a stream the round itself never reads
 NO_NAMED = -2
@@ -50,4 +50,32 @@ def deal_likelihoods_kernel(seed, first_index, players, r, hook, fixed_hands, tu
                                                  named) > 0.0
         like[i] = value
         rng[0] = stream_key(seed, index, CHECK_STREAM)
+        u[i] = (next_u64(rng) >> np.uint64(11)) * _UNIT
+
+
+@parallel_kernel
+def world_likelihoods_kernel(seed, first_index, worlds, turn_ups, seat_played, players, r, hook, me, trump, bids, kinds,
+                             params, table, bid_trust, play_trust, order, n_played, named, like, u, model_bids):
+    """Play advice's worlds weighed by the model: ``like[i]`` the likelihood of every heard bid, of an
+    opponent dealer naming ``named`` (>= 0) on a turned-up Wizard, and of the ``n_played`` cards of
+    ``order`` chosen so far, given world ``i`` (``worlds`` (n, players) uint64, the cards each seat holds
+    now; its whole hand adds ``seat_played``). ``model_bids`` (n, players) int8: each seat's model bid;
+    ``u`` (n,) the acceptance draw of world ``first_index + i`` of the run ``seed``."""
+    n = worlds.shape[0]
+    dealer = players - 1
+    for i in prange(n):
+        whole = np.empty(players, np.uint64)
+        for s in range(players):
+            whole[s] = worlds[i, s] | seat_played[s]
+        value = bids_likelihood(kinds, params, table, bid_trust, players, r, hook, me, whole, turn_ups[i], trump,
+                                bids, players, model_bids[i])
+        if named >= 0 and dealer != me:
+            value *= named_trump_likelihood(kinds[dealer], params[dealer], table, bid_trust, players, r, whole[dealer],
+                                            named)
+        if n_played > 0 and play_trust > 0.0:
+            value *= play_likelihood(kinds, play_trust, players, r, me, whole, turn_ups[i], trump, bids, order,
+                                     n_played)
+        like[i] = value
+        rng = np.empty(1, np.uint64)
+        rng[0] = stream_key(seed, first_index + i, CHECK_STREAM)
         u[i] = (next_u64(rng) >> np.uint64(11)) * _UNIT

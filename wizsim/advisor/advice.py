@@ -85,9 +85,9 @@ class Advice:
     def to_dict(self) -> dict:
         """The CONTRACT.md JSON object."""
         return {"phase": "bid", **self.question, "best_bid": int(self.best_bid), "method": self.method,
-                "samples": int(self.samples), "ess": json_float(self.ess if self.ess is not None else self.samples),
-                "policy": self.policy, "bid_trust": self.bid_trust, "warning": self.warning,
-                "table": self.rows(), "close_call": self.close_call}
+                "samples": int(self.samples), "table": self.rows(), "close_call": self.close_call,
+                "ess": json_float(self.ess if self.ess is not None else self.samples), "policy": self.policy,
+                "bid_trust": self.bid_trust, "warning": self.warning}
 
 
 PLAY_COLUMNS = ("card", "p_make", "ev", "ev_low", "ev_high", "expected_tricks")
@@ -157,9 +157,9 @@ class PlayAdvice:
     def to_dict(self) -> dict:
         """The CONTRACT.md JSON object."""
         return {**self.question, "best_card": self.best_card, "method": self.method, "samples": int(self.samples),
-                "ess": json_float(self.ess if self.ess is not None else self.samples), "policy": self.policy,
-                "bid_trust": self.bid_trust, "play_trust": self.play_trust, "warning": self.warning,
-                "table": self.rows()}
+                "table": self.rows(), "ess": json_float(self.ess if self.ess is not None else self.samples),
+                "policy": self.policy, "bid_trust": self.bid_trust, "play_trust": self.play_trust,
+                "warning": self.warning}
 
 
 def best_allowed(ev: np.ndarray, allowed: np.ndarray) -> int:

@@ -252,12 +252,22 @@ def weigh_worlds(q: PlayQuestion, state, model, worlds, turn_ups, seed: int, fir
     return like, u, model_bids
 
 
+def _bound(q: PlayQuestion, state, model) -> float:
+    """The largest likelihood a world can give what the opponents did (a card weighs at most 1)."""
+    from wizsim.policies.model import bids_bound, named_trump_bound
+
+    a = state.kernel_args()
+    bound = bids_bound(model.kinds, float(model.bid_trust), a["players"], a["r"], a["hook"], a["me"], a["bids"],
+                       a["players"])
+    return float(bound * (named_trump_bound(float(model.bid_trust)) if _named_suit(q) >= 0 else 1.0))
+
+
 def _warning(q: PlayQuestion, model, like: np.ndarray, model_bids: np.ndarray, c: float) -> str | None:
     from wizsim.advisor.sampling import UNLIKELY_SHARE
 
-    if c <= 0:
+    if not (like > 0).any():
         return (f"what the opponents did is impossible for their model ({model.opponents_label()}) at the trust "
-                f"given: it is ignored and the answer rests on the cards alone")
+                f"given: it counts only where a world allows it, else the answer rests on the cards alone")
     odd = []
     for s in range(q.players):
         col = model_bids[:, s]
@@ -293,7 +303,7 @@ def _exact(q: PlayQuestion, state, model, candidates: np.ndarray, seed: int) -> 
 
 def _monte_carlo(q: PlayQuestion, state, model, candidates: np.ndarray, seed: int, samples: int | None,
                  max_samples: int | None) -> Evaluation:
-    from wizsim.advisor.sampling import FIRST_BATCH, _weights, separated, threshold
+    from wizsim.advisor.sampling import FIRST_BATCH, PILOT, _weights, separated, threshold
     from wizsim.sim.evaluation import evaluate_worlds
     from wizsim.sim.worlds import sample_worlds
 
@@ -323,10 +333,10 @@ def _monte_carlo(q: PlayQuestion, state, model, candidates: np.ndarray, seed: in
         if conditioned:
             like, u, model_bids = weigh_worlds(q, state, model, worlds, turn_ups, seed, drawn)
             if c is None:
-                c = threshold(like)
+                c = threshold(like[:PILOT], _bound(q, state, model))
                 warning = _warning(q, model, like, model_bids, c)
-            acc = u * c < like if c > 0 else np.ones(n, bool)
-            w = np.maximum(like / c, 1.0) if c > 0 else np.ones(n)
+            acc = u * c < like
+            w = np.maximum(like / c, 1.0)
             kept = np.flatnonzero(acc)[:need]
             used = int(kept[-1]) + 1 if len(kept) == need else n
         else:
@@ -343,7 +353,7 @@ def _monte_carlo(q: PlayQuestion, state, model, candidates: np.ndarray, seed: in
         work += len(kept) * per_world + int(np.sum(tries[:used])) * (q.players - 1) + used * per_draw
         if have < want and (samples is not None or 2 * work <= MAX_WORK):
             continue
-        if samples is not None or have >= cap:
+        if samples is not None or have >= cap or not have:
             break
         all_tricks = np.concatenate(parts)
         parts = [all_tricks]
@@ -355,7 +365,17 @@ def _monte_carlo(q: PlayQuestion, state, model, candidates: np.ndarray, seed: in
             break
         look += 1
         want = min(2 * want, cap)
-    return Evaluation(np.concatenate(parts), drawn, "monte-carlo", conditioned, _weights(wparts), warning)
+    tricks = np.concatenate(parts)
+    if len(tricks) == 0 and conditioned:  # hard evidence no world met: the cards alone
+        from dataclasses import replace
+
+        got = _monte_carlo(q, state, replace(model, bid_trust=0.0, play_trust=0.0), candidates, seed, samples,
+                           max_samples)
+        got.tried += drawn
+        got.warning = (f"no world of {drawn:,} drawn has the opponents' model ({model.opponents_label()}) doing what "
+                       f"they did at the trust given: it is ignored and the answer rests on the cards alone")
+        return got
+    return Evaluation(tricks, drawn, "monte-carlo", conditioned, _weights(wparts), warning)
 
 
 def advise_play(hand, trump, seat, players=4, *, bids, played=(), hook=False, trump_card=None, samples=None,
@@ -406,7 +426,7 @@ def _advice(q: PlayQuestion, model, candidates: np.ndarray, ev: Evaluation, seed
     n = ev.tricks.shape[0]
     scores = _score(bid, ev.tricks).astype(np.float64)
     mean, se = weighted_mean_se(scores, ev.weights)
-    w = ev.weights if ev.weights is not None else np.ones(n)
+    w = ev.weights / ev.weights.max() if ev.weights is not None else np.ones(n)
     if ev.method == "exact":
         low = high = mean
     else:

@@ -48,6 +48,7 @@ DRAWN_DEAL_COST = 1 / 6
 MAX_TRIED_FACTOR = 400
 MAX_TRIED = 10_000_000
 THRESHOLD_QUANTILE = 0.99
+PILOT = 1_000  # the first deals of a run, whose likelihoods set rejection control's threshold
 # A heard bid is "unlikely under the model" when fewer drawn deals than this share have the seat's
 # model bid within one trick of it: the answer then says so.
 UNLIKELY_SHARE = 0.01
@@ -140,6 +141,19 @@ def run_deals(setup, seed: int, indices: np.ndarray, want_hands: bool = False):
     return tricks, None, None
 
 
+def draw_deals(q, model, seed: int, n: int):
+    """Deals ``0 .. n-1`` of a run as ``sample`` keeps them: (kept (n,) bool, weights (n,), tricks (n, r+1)
+    int8 and, for every deal, turn_up (n,) int8 and hands (n, players) uint64); for tests and studies."""
+    setup = kernel_setup(q, model)
+    indices = np.arange(n)
+    tricks, turn_up, hands = run_deals(setup, seed, indices, want_hands=True)
+    if not setup["conditioned"]:
+        return np.ones(n, bool), np.ones(n), tricks, turn_up, hands
+    like, u, _, _ = weigh_deals(setup, seed, 0, n)
+    c = threshold(like[:PILOT], evidence_bound(setup))
+    return u * c < like, np.maximum(like / c, 1.0), tricks, turn_up, hands
+
+
 def scores_of(tricks: np.ndarray) -> np.ndarray:
     """(n, r+1) scores of bidding b (column b) and taking ``tricks[:, b]``."""
     return score(np.arange(tricks.shape[1])[None, :], tricks)
@@ -160,6 +174,7 @@ def weighted_mean_se(x: np.ndarray, weights: np.ndarray | None):
         mean = x.mean(axis=0)
         se = x.std(axis=0, ddof=1) / np.sqrt(n) if n > 1 else np.full(np.shape(mean), np.inf)
         return mean, se
+    weights = weights / weights.max()  # scale-free; a lone world (or equal weights) then weighs exactly 1
     w = weights if x.ndim == 1 else weights[:, None]
     total = weights.sum()
     mean = (w * x).sum(axis=0) / total
@@ -225,18 +240,31 @@ def default_cap(q) -> int:
     return int(default_budget(q) / (played_cost + drawn_cost))
 
 
-def threshold(like: np.ndarray) -> float:
-    """Rejection control's threshold from the first batch's likelihoods (0 when every one is 0)."""
+def threshold(like: np.ndarray, bound: float) -> float:
+    """Rejection control's threshold from the first batch's likelihoods: their 99th percentile, else their
+    largest, else (none of them possible: hard evidence that few deals meet) ``bound``, the largest
+    likelihood any deal can have, which makes it plain rejection sampling."""
     c = float(np.quantile(like, THRESHOLD_QUANTILE)) if len(like) else 0.0
-    return c if c > 0 else float(like.max(initial=0.0))
+    if c <= 0:
+        c = float(like.max(initial=0.0))
+    return c if c > 0 else bound
 
 
-def unlikely_warning(q, setup, model_bids: np.ndarray, named_ok: np.ndarray, c: float) -> str | None:
+def evidence_bound(setup) -> float:
+    """The largest likelihood a deal can give the heard bids and the named suit (``policies.model``)."""
+    from wizsim.policies.model import bids_bound, named_trump_bound
+
+    m = setup["model"]
+    bound = bids_bound(m.kinds, float(m.bid_trust), setup["players"], setup["r"], setup["hook"], setup["seat"],
+                       setup["fixed_bids"], np.int64(setup["n_heard"]))
+    if setup["named"] != NO_NAMED:
+        bound *= named_trump_bound(float(m.bid_trust))
+    return float(bound)
+
+
+def unlikely_warning(q, setup, model_bids: np.ndarray, named_ok: np.ndarray) -> str | None:
     """One line naming the heard choices that the model finds unlikely (see ``UNLIKELY_SHARE``)."""
     m = setup["model"]
-    if c <= 0:
-        return (f"the heard bids are impossible for the opponents' model ({m.opponents_label()}) at bid_trust "
-                f"{m.bid_trust:g}: they are ignored and the answer rests on the cards alone")
     odd = []
     for s in range(setup["n_heard"]):
         col = model_bids[:, s]
@@ -293,14 +321,10 @@ def sample(q, model, seed: int, samples: int | None = None, allowed: np.ndarray 
         if conditioned:
             like, u, model_bids, named_ok = weigh_deals(setup, seed, tried, n)
             if c is None:
-                c = threshold(like)
-                warning = unlikely_warning(q, setup, model_bids, named_ok, c)
-            if c > 0:
-                acc = u * c < like
-                w_all = np.maximum(like / c, 1.0)
-            else:  # impossible under hard evidence: the cards alone
-                acc = np.ones(n, np.bool_)
-                w_all = np.ones(n)
+                c = threshold(like[:PILOT], evidence_bound(setup))
+                warning = unlikely_warning(q, setup, model_bids, named_ok)
+            acc = u * c < like
+            w_all = np.maximum(like / c, 1.0)
         else:
             acc = np.ones(n, np.bool_)
             w_all = None
@@ -336,10 +360,24 @@ def sample(q, model, seed: int, samples: int | None = None, allowed: np.ndarray 
         look += 1
         want = min(2 * want, cap)
     tricks = np.concatenate(parts) if parts else np.zeros((0, q.r + 1), np.int8)
+    if len(tricks) == 0 and conditioned:  # no deal met hard evidence within the budget: the cards alone
+        m = setup["model"]
+        got = sample(q, _blind(m), seed, samples, allowed, max_samples)
+        got.tried += tried
+        got.warning = (f"no deal of {tried:,} drawn has the opponents' model ({m.opponents_label()}) doing what was "
+                       f"heard at bid_trust {m.bid_trust:g}: it is ignored and the answer rests on the cards alone")
+        return got
     weights = _weights(wparts)
     if capped and look > 0:
         z = look_z(look - 1)  # the last check made; the deals added after it did not get one
     return Sample(tricks, weights, tried, conditioned, z, capped, warning)
+
+
+def _blind(model):
+    """The same model trusting nothing it heard."""
+    from dataclasses import replace
+
+    return replace(model, bid_trust=0.0)
 
 
 def _weights(parts: list[np.ndarray]) -> np.ndarray | None:

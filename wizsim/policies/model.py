@@ -22,7 +22,8 @@ gets most of the mass and the rest is spread over the other legal choices, neare
   when ``c == c*``, ``rho_p / (1 + (n-1) rho_p)`` otherwise, with ``rho_p = 1 - play_trust``.
 
 No legal observation gets weight 0 unless a trust is exactly 1, so no legal state is ever
-impossible: unlikely evidence only counts for less. Seats are 0-based (index 0 = seat 1). The twins
+impossible: unlikely evidence only counts for less. At trust 0 every world gets the same weight, and the
+likelihoods below leave that constant factor out (they return 1). Seats are 0-based (index 0 = seat 1). The twins
 are in ``policies.reference`` (same names).
 """
 

@@ -316,6 +316,19 @@ def advise(hand, trump, seat, players, bids, played, hook, trump_card, samples, 
     from wizsim.advisor.played import advice_phase
 
     skip_blas_probe()
+    from wizsim.advisor.trump import is_trump_question
+
+    if is_trump_question(trump, trump_card, seat, players, bids):
+        from wizsim.advisor import advise_trump
+        from wizsim.sim.candidates import candidate_rounds_kernel
+
+        if played or play_trust is not None:
+            raise click.UsageError("the dealer names the trump before any card is played: leave out --played "
+                                   "and --play-trust")
+        announce_compile(candidate_rounds_kernel)
+        echo(advise_trump(hand, seat, players, bids=bids, hook=hook, samples=samples, seed=seed, policy=policy,
+                          play=play, bid_trust=bid_trust), as_json)
+        return
     if advice_phase(bids, seat, players) == "play":
         from wizsim.advisor import advise_play
         from wizsim.advisor.play import play_kernels

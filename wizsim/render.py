@@ -226,5 +226,33 @@ def _play_method_line(a) -> str:
     return out + (f"\nWarning: {a.warning}." if a.warning else "")
 
 
-TEXT_RENDERERS = {"Summary": render_summary, "RunReport": render_dataset_report,
+def render_trump_advice(a) -> str:
+    q = a.question
+    lines = [
+        f"Hand {q['hand']}  |  dealer (seat {q['seat']} of {q['players']})  |  a Wizard turned up: name the trump"
+        f"  |  hook {'on' if q['hook'] else 'off'}",
+        f"Opponents modelled as {a.policy}; each suit is valued by your best bid's expected score.",
+        "",
+        f"  {'suit':>4}  {'best bid':>8}  {'exp. score':>10}  {'95% interval':>16}",
+    ]
+    for row in a.rows():
+        interval = "exact" if a.method == "exact" else f"[{_signed(row['ev_low'])}, {_signed(row['ev_high'])}]"
+        text = f"{row['suit']:>4}  {row['best_bid']:>8}  {_signed(row['ev']):>10}  {interval:>16}"
+        close = a.close_call and row["suit"] in a.close_call
+        if row["suit"] == a.best_suit:
+            lines.append(click.style(f"> {text}   <- name {a.best_suit}{' (close call)' if close else ''}", bold=True))
+        elif close:
+            lines.append(f"~ {text}   (within precision of {a.best_suit})")
+        else:
+            lines.append(f"  {text}")
+    lines.append("")
+    if a.method == "exact":
+        lines.append(f"Exact: round 1, all {a.samples:,} deals enumerated for each suit. {a.seconds:.2f} s.")
+    else:
+        lines.append(f"Monte Carlo: {a.samples:,} simulated deals, the same deals for every suit and bid "
+                     f"(seed {a.seed}). {a.seconds:.2f} s.")
+    return "\n".join(lines)
+
+
+TEXT_RENDERERS = {"TrumpAdvice": render_trump_advice, "Summary": render_summary, "RunReport": render_dataset_report,
                   "TournamentResult": render_tournament, "Advice": render_advice, "PlayAdvice": render_play_advice}

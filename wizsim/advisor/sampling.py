@@ -121,9 +121,10 @@ def weigh_deals(setup, seed: int, first_index: int, n: int):
     return like, u, model_bids, named_ok
 
 
-def run_deals(setup, seed: int, indices: np.ndarray, want_hands: bool = False):
+def run_deals(setup, seed: int, indices: np.ndarray, want_hands: bool = False, earlier: np.ndarray | None = None):
     """Deals ``indices`` of the run: tricks (n, r+1) int8, and, with ``want_hands``, turn_up (n,) int8
-    and hands (n, players) uint64 (else None, None)."""
+    and hands (n, players) uint64 (else None, None); ``earlier`` (n,) int16, when given, gets the total
+    of the bids made before the player's on each deal."""
     r = setup["r"]
     slots = setup["slots"]
     n = len(indices)
@@ -131,11 +132,13 @@ def run_deals(setup, seed: int, indices: np.ndarray, want_hands: bool = False):
     turn_up = np.zeros(n, np.int8)
     hands = np.zeros((n if want_hands else 1, setup["players"]), np.uint64)
     candidates = np.arange(r + 1, dtype=np.int8)
+    if earlier is None:
+        earlier = np.zeros(n, np.int16)
     candidate_rounds_kernel(np.uint64(seed), np.ascontiguousarray(indices, np.int64), setup["players"], r,
                             setup["hook"], setup["seat_slot"], slots.kinds, slots.params, slots.table,
                             setup["fixed_hands"], setup["turn_up_pool"], np.int64(setup["fixed_trump"]),
                             setup["bid_mode"], setup["fixed_bids"], setup["seat"], candidates, bool(want_hands),
-                            tricks, turn_up, hands)
+                            tricks, turn_up, hands, earlier)
     if want_hands:
         return tricks, turn_up, hands
     return tricks, None, None

@@ -22,13 +22,14 @@ BLOCK = 64
 @parallel_kernel
 def candidate_rounds_kernel(seed, indices, players, r, hook, seat_slot, slot_kind, slot_params, table,
                             fixed_hands, turn_up_pool, fixed_trump, bid_mode, fixed_bids, seat, candidates,
-                            want_hands, tricks, turn_up, hands):
+                            want_hands, tricks, turn_up, hands, earlier):
     """Rounds ``indices`` (n,) int64 of the run ``seed``, each once per candidate bid.
 
     seat : int, the advisor's 0-based seat (its ``bid_mode`` entry must be ``BID_FORCED``).
     candidates : (k,) int8, the bids to try. want_hands : bool. Outputs: tricks (n, k) int8, the
     tricks the advisor took bidding ``candidates[j]``; turn_up (n,) int8; hands (n, players) uint64,
-    the deal (only when want_hands, else any (1, players) array, untouched).
+    the deal (only when want_hands, else any (1, players) array, untouched); earlier (n,) int16, the
+    total of the bids made before the advisor's (what the hook reads).
     The other arguments are those of ``round.play_round``, the same for every round; no seat may be
     ``BID_CONDITION``.
     """
@@ -63,6 +64,10 @@ def candidate_rounds_kernel(seed, indices, players, r, hook, seat_slot, slot_kin
                                       False, log_cards, log_leader, log_winner)
                 if j == 0:
                     turn_up[i] = tu
+                    total = 0
+                    for s in range(seat):
+                        total += bids_out[s]
+                    earlier[i] = total
                     if want_hands:
                         for s in range(players):
                             hands[i, s] = hands_out[s]

@@ -159,6 +159,14 @@ def answer(fields: dict) -> dict:
     check_bounds(fields)
     kwargs = {k: v for k, v in fields.items() if v is not None}
     hand, trump, seat = kwargs.pop("hand"), kwargs.pop("trump", None), kwargs.pop("seat")
+    from wizsim.advisor.trump import is_trump_question
+
+    if is_trump_question(trump, kwargs.get("trump_card"), seat, fields.get("players"), kwargs.get("bids")):
+        kwargs.pop("trump_card")
+        for name in ("played", "play_trust"):
+            if name in kwargs:
+                raise RequestError(f"{name}: the dealer names the trump before any card is played")
+        return wizsim.advise_trump(hand, seat, **kwargs).to_dict()
     if is_play_question(fields):
         advise_play = getattr(wizsim, "advise_play", None)
         if advise_play is None:

@@ -163,7 +163,10 @@ def _method_line(a) -> str:
         how = f"Exact: round 1 play is forced, all {a.samples:,} deals consistent with what you know were enumerated"
     else:
         how = f"Monte Carlo: {a.samples:,} simulated deals per bid, the same deals for every bid (seed {a.seed})"
-        if a.capped:
+        if a.timed_out:
+            how += ("; stopped at the time limit before the best bid was clear (the deal count then depends on "
+                    "the machine, not only the seed)")
+        elif a.capped:
             how += "; stopped at the work budget (about 3 s) before the best bid was clear"
         if a.conditioned:
             how += (f"; weighed by what the opponents revealed: {a.samples:,} of {a.tried:,} deals kept "
@@ -219,6 +222,8 @@ def _play_method_line(a) -> str:
                     f"{a.ess:,.0f})")
     else:
         how = f"Monte Carlo: {a.samples:,} simulated deals, the same deals for every card (seed {a.seed})"
+        if a.timed_out:
+            how += "; stopped at the time limit (the deal count then depends on the machine, not only the seed)"
         if a.conditioned:
             how += (f"; weighed by what the opponents revealed: {a.samples:,} of {a.tried:,} drawn kept "
                     f"(effective sample size {a.ess:,.0f})")

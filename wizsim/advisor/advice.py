@@ -50,6 +50,7 @@ class Advice:
     ess: float | None = None  # effective sample size of the weighted deals (None: ``samples``)
     warning: str | None = None  # what was heard is unlikely under the opponents' model (one line)
     bid_trust: float = 1.0
+    timed_out: bool = False  # default precision stopped by the wall clock, not the work budget
 
     @property
     def r(self) -> int:
@@ -124,6 +125,7 @@ class PlayAdvice:
     warning: str | None = None  # what was seen is unlikely under the opponents' model (one line)
     bid_trust: float = 1.0
     play_trust: float = 0.0
+    timed_out: bool = False  # default precision stopped by the wall clock, not the work budget
 
     @property
     def best_index(self) -> int:

@@ -85,6 +85,7 @@ def advise(hand, trump, seat, players=4, *, bids=None, hook=False, trump_card=No
                         ess=got.ess, warning=got.warning, bid_trust=bid_trust)
         advice.close_call = close_call(scores, allowed, got.z, got.weights)
         advice.capped = got.capped
+        advice.timed_out = got.timed_out
     advice.seconds = time.perf_counter() - started
     return advice
 

@@ -48,6 +48,7 @@ COUNT_STATES_LIMIT = 50_000
 # cores), and what drawing one world costs in those units (each opponent's bid is asked once).
 MAX_WORK = 4_000_000
 MIN_CAP = 1_000
+TIME_LIMIT = 0.75  # the documented 0.5 s, plus half: see advisor.sampling.TIME_LIMIT
 
 
 @dataclass
@@ -58,6 +59,7 @@ class Evaluation:
     conditioned: bool
     weights: np.ndarray | None = None  # (n,) the worlds' weights under the opponents' model (None: all 1)
     warning: str | None = None
+    timed_out: bool = False
 
 
 def _other_seats(q: PlayQuestion) -> list[int]:
@@ -303,16 +305,20 @@ def _exact(q: PlayQuestion, state, model, candidates: np.ndarray, seed: int) -> 
 
 def _monte_carlo(q: PlayQuestion, state, model, candidates: np.ndarray, seed: int, samples: int | None,
                  max_samples: int | None) -> Evaluation:
-    from wizsim.advisor.sampling import FIRST_BATCH, PILOT, _weights, separated, threshold
+    from wizsim.advisor.sampling import FIRST_BATCH, MIN_DEALS, PILOT, _weights, separated, threshold
+    from wizsim.policies import policy_cost
     from wizsim.sim.evaluation import evaluate_worlds
     from wizsim.sim.worlds import sample_worlds
 
+    started = time.perf_counter()
     k = len(candidates)
     plays_left = q.players * q.r - len(q.played)
-    per_world = k * plays_left  # card plays to evaluate one world
+    per_play = float(np.mean([policy_cost(n) for n in model.names]))
+    per_world = k * plays_left * per_play  # heuristic card plays to evaluate one world
     per_draw = (q.players - 1) * (1 + len(q.played) // q.players)  # model decisions asked per world weighed
-    cap = samples if samples is not None else (max_samples or max(MIN_CAP, MAX_WORK // per_world))
-    want = samples if samples is not None else min(FIRST_BATCH, cap)
+    floor = MIN_CAP if per_play <= 1 else MIN_DEALS
+    cap = samples if samples is not None else (max_samples or max(floor, int(MAX_WORK // per_world)))
+    want = samples if samples is not None else min(FIRST_BATCH, cap, max(1, int(MAX_WORK / 4 / per_world)))
     allowed = np.ones(k, bool)
     conditioned = _conditioned(q, model)
     parts: list[np.ndarray] = []
@@ -323,7 +329,11 @@ def _monte_carlo(q: PlayQuestion, state, model, candidates: np.ndarray, seed: in
     rate = 1.0
     bid = q.bids[q.me]
     max_drawn = 400 * cap + 10_000
+    timed_out = False
     while True:
+        if samples is None and have and time.perf_counter() - started > TIME_LIMIT:
+            timed_out = True
+            break
         need = want - have
         n = need if not conditioned else int(min(max(need / max(rate, 1e-3) * 1.1, FIRST_BATCH), 1_000_000))
         n = min(n, max_drawn - drawn)
@@ -375,7 +385,7 @@ def _monte_carlo(q: PlayQuestion, state, model, candidates: np.ndarray, seed: in
         got.warning = (f"no world of {drawn:,} drawn has the opponents' model ({model.opponents_label()}) doing what "
                        f"they did at the trust given: it is ignored and the answer rests on the cards alone")
         return got
-    return Evaluation(tricks, drawn, "monte-carlo", conditioned, _weights(wparts), warning)
+    return Evaluation(tricks, drawn, "monte-carlo", conditioned, _weights(wparts), warning, timed_out)
 
 
 def advise_play(hand, trump, seat, players=4, *, bids, played=(), hook=False, trump_card=None, samples=None,
@@ -436,4 +446,4 @@ def _advice(q: PlayQuestion, model, candidates: np.ndarray, ev: Evaluation, seed
     return PlayAdvice(q.describe(), candidates, p_make, mean, low, high, tricks, ev.method, n, ev.tried,
                       seed if ev.method != "exact" else None, model.opponents_label(), q.play, ev.conditioned,
                       ess=effective_size(ev.weights, n), warning=ev.warning, bid_trust=model.bid_trust,
-                      play_trust=model.play_trust)
+                      play_trust=model.play_trust, timed_out=ev.timed_out)

@@ -19,6 +19,7 @@ bids not separated is a close call (``close_call``): the advice names them all.
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from statistics import NormalDist
 
@@ -40,6 +41,11 @@ FIRST_BATCH = 1_000
 # 30,000 deals).
 MAX_CARD_PLAYS = 24_000_000
 MIN_CAP = 2_000
+MIN_DEALS = 2  # the smallest first batch, when the policies are slow (search): fewer deals, and it says so
+# A default-precision call stops at this wall-clock time even when the work budget is not spent (a
+# slower machine, a busy one): the documented 3 s, plus half. Only then does the deal count depend on
+# more than the seed, and the answer says so.
+TIME_LIMIT = 4.5
 # A drawn deal that is weighed costs its deal and the earlier seats' model bids: about a sixth of a
 # card play per card dealt (measured: 1 million drawn deals a second at 4 players x 12 cards, against
 # 8.7 million card plays a second).
@@ -63,6 +69,7 @@ class Sample:
     z: float = Z95  # critical value of the last precision check (the stopping rule's, see look_z)
     capped: bool = False  # default precision stopped by the work budget (or max_samples), not by separating the bids
     warning: str | None = None  # the evidence is unlikely under the model (one line), or None
+    timed_out: bool = False  # stopped by the wall clock (``TIME_LIMIT``), not by the work budget
 
     @property
     def ess(self) -> float:
@@ -226,21 +233,27 @@ def separated(scores: np.ndarray, allowed: np.ndarray, look: int = 0, weights: n
     return mean - look_z(look) * se > 0
 
 
-def deal_costs(q) -> tuple[float, float]:
-    """Work, in card plays, of one deal played for every candidate bid and of one drawn deal."""
-    return float((q.r + 1) * q.r * q.players), DRAWN_DEAL_COST * q.r * q.players
+def deal_costs(q, model=None) -> tuple[float, float]:
+    """Work, in heuristic card plays, of one deal played for every candidate bid (each seat's card plays
+    at its policy's cost, ``policies.policy_cost``) and of one drawn deal."""
+    from wizsim.policies import policy_cost
+
+    per_play = 1.0 if model is None else float(np.mean([policy_cost(n) for n in model.names]))
+    return float((q.r + 1) * q.r * q.players) * per_play, DRAWN_DEAL_COST * q.r * q.players
 
 
-def default_budget(q) -> float:
-    """The work budget of a default-precision call, in card plays (sampling and rejection together)."""
-    played_cost, _ = deal_costs(q)
-    return max(MAX_CARD_PLAYS, MIN_CAP * played_cost)
+def default_budget(q, model=None) -> float:
+    """The work budget of a default-precision call, in heuristic card plays (sampling and weighing
+    together); at least ``MIN_CAP`` deals for policies no slower than the heuristic."""
+    played_cost, _ = deal_costs(q, model)
+    slow = played_cost > (q.r + 1) * q.r * q.players
+    return MAX_CARD_PLAYS if slow else max(MAX_CARD_PLAYS, MIN_CAP * played_cost)
 
 
-def default_cap(q) -> int:
+def default_cap(q, model=None) -> int:
     """The deals a default-precision call plays when nothing is rejected and the bids never separate."""
-    played_cost, drawn_cost = deal_costs(q)
-    return int(default_budget(q) / (played_cost + drawn_cost))
+    played_cost, drawn_cost = deal_costs(q, model)
+    return max(MIN_DEALS, int(default_budget(q, model) / (played_cost + drawn_cost)))
 
 
 def threshold(like: np.ndarray, bound: float) -> float:
@@ -286,17 +299,19 @@ def unlikely_warning(q, setup, model_bids: np.ndarray, named_ok: np.ndarray) -> 
 def sample(q, model, seed: int, samples: int | None = None, allowed: np.ndarray | None = None,
            max_samples: int | None = None) -> Sample:
     """Kept deals for question ``q`` under the opponents' ``model`` (see the module docstring)."""
+    started = time.perf_counter()
     setup = kernel_setup(q, model)
-    played_cost, drawn_cost = deal_costs(q)
+    played_cost, drawn_cost = deal_costs(q, model)
     conditioned = setup["conditioned"]
     if samples is not None:
         want = cap = samples
         budget = None
         max_tried = min(MAX_TRIED, MAX_TRIED_FACTOR * max(cap, FIRST_BATCH)) if conditioned else None
     else:
-        want = min(FIRST_BATCH, max_samples or FIRST_BATCH)
+        budget = default_budget(q, model)
+        first = max(MIN_DEALS, min(FIRST_BATCH, int(budget / 4 / (played_cost + drawn_cost))))
+        want = min(first, max_samples or first)
         cap = max_samples or np.inf
-        budget = default_budget(q)
         max_tried = None
     if allowed is None:
         allowed = np.ones(q.r + 1, bool)
@@ -308,9 +323,13 @@ def sample(q, model, seed: int, samples: int | None = None, allowed: np.ndarray 
     look = 0
     z = Z95
     capped = False
+    timed_out = False
     c = None
     warning = None
     while True:
+        if budget is not None and have and time.perf_counter() - started > TIME_LIMIT:
+            capped = timed_out = True
+            break
         need = want - have
         n = need if not conditioned else int(min(max(need / max(rate, 1e-4) * 1.1, FIRST_BATCH), 4_000_000))
         if max_tried is not None:
@@ -373,7 +392,7 @@ def sample(q, model, seed: int, samples: int | None = None, allowed: np.ndarray 
     weights = _weights(wparts)
     if capped and look > 0:
         z = look_z(look - 1)  # the last check made; the deals added after it did not get one
-    return Sample(tricks, weights, tried, conditioned, z, capped, warning)
+    return Sample(tricks, weights, tried, conditioned, z, capped, warning, timed_out)
 
 
 def _blind(model):

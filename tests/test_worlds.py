@@ -134,16 +134,12 @@ def test_worlds_are_uniform_over_the_consistent_deals(players, cards, needs, voi
     pool = sum(1 << c for c in pool_cards)
     deals = sorted(_enumerate(players, unseen, needs, voids, pool))
     assert len(deals) > 5
-    slots = make_slots(["heuristic"])
     n = 400 * len(deals)
     worlds = np.zeros((n, players), np.uint64)
     turn_ups = np.full(n, -1, np.int8)
-    tries = np.zeros(n, np.int64)
-    ok = sample_worlds_kernel(np.uint64(11), np.int64(0), players, 5, 0, np.uint64(0), np.uint64(unseen),
-                              np.array(needs, np.int64), np.array(voids, np.int8), np.uint64(pool),
-                              np.zeros(players, np.uint64), 0, np.zeros(players, np.int8), False,
-                              np.zeros(players, np.bool_), False, slots.params[0], slots.table, 0, 10_000, worlds,
-                              turn_ups, tries)
+    ok = sample_worlds_kernel(np.uint64(11), np.int64(0), players, 0, np.uint64(0), np.uint64(unseen),
+                              np.array(needs, np.int64), np.array(voids, np.int8), np.uint64(pool), 10_000, worlds,
+                              turn_ups)
     assert ok
     index = {d: i for i, d in enumerate(deals)}
     counts = [0] * len(deals)
@@ -160,26 +156,29 @@ def test_the_chi_square_check_can_fail():
 @settings(deadline=None, max_examples=40)
 @given(players=st.integers(3, 6), seed=st.integers(0, 10_000), frac=st.floats(0.0, 0.95), hook=st.booleans())
 def test_sample_world_kernel_equals_twin_with_the_bids_as_evidence(players, seed, frac, hook):
+    """The search policy's sampler: worlds weighed by the opponents' model (every other seat the heuristic),
+    kept with chance likelihood / bound, the likeliest after the tries run out: kernel = twin, draw for draw."""
     r = min(60 // players, 2 + seed % 9)
     state = make_play_question(**random_state(players, r, seed, int(frac * players * r), hook=hook)).state()
     a = state.kernel_args()
     slots = make_slots(["heuristic"])
-    evidence = np.ones(players, np.bool_)
-    evidence[state.me] = False
-    for tolerance in (0, 1):
-        rng = np.array([seed * 7 + tolerance], np.uint64)
+    kinds = np.ones(players, np.int8)
+    kinds[state.me] = 0
+    mparams = np.repeat(slots.params[:1], players, axis=0)
+    for trust, tries_cap in ((1.0, 300), (0.7, 300), (0.95, 3)):
+        rng = np.array([seed * 7 + tries_cap], np.uint64)
         world = np.zeros(players, np.uint64)
         tu, tries = sample_world(rng, a["players"], a["r"], a["me"], a["hand"], a["unseen"], a["needs"], a["voids"],
-                                 a["pool"], a["seat_played"], a["trump"], a["bids"], a["hook"], evidence, False,
-                                 slots.params[0], slots.table, tolerance, 300, world)
-        stream = Stream(seed * 7 + tolerance)
+                                 a["pool"], a["seat_played"], a["trump"], a["bids"], a["hook"], players, kinds,
+                                 mparams, slots.table, trust, False, tries_cap, world)
+        stream = Stream(seed * 7 + tries_cap)
         wtu, wtries, wworld = reference.sample_world(
             stream, players, r, state.me, state.hand, state.unseen, list(state.needs), list(state.voids),
-            state.turn_up_pool, list(state.seat_played), state.trump, a["bids"], hook, evidence, False, PARAMS,
-            slots.table, tolerance, 300)
+            state.turn_up_pool, list(state.seat_played), state.trump, list(a["bids"]), hook, players, kinds,
+            [PARAMS] * players, slots.table, trust, False, tries_cap)
         assert (tu, tries) == (wtu, wtries)
-        if tu != FAILED:
-            assert [int(x) for x in world] == wworld
+        assert tu != FAILED  # a legal state always has a world: soft evidence never refuses
+        assert [int(x) for x in world] == wworld
 
 
 @pytest.mark.parametrize("seed", range(8))
@@ -188,8 +187,7 @@ def test_sampled_worlds_agree_with_what_the_seat_saw(seed):
     truth: dict = {}
     q = make_play_question(**random_state(players, r, seed, 17 + seed, truth=truth))
     state = q.state()
-    worlds, turn_ups, tries, tolerance = sample_worlds(state, 200, seed)
-    assert tolerance >= 0 and (tries >= 1).all()
+    worlds, turn_ups = sample_worlds(state, 200, seed)
     seen = q.hand_mask
     for m in q.seat_played:
         seen |= m
@@ -202,10 +200,6 @@ def test_sampled_worlds_agree_with_what_the_seat_saw(seed):
                 assert h & seen == 0
                 assert h & _void_mask(q.voids[s]) == 0
         assert t >= 0 and not seen >> int(t) & 1 and int(q.trump) == (int(t) // 13 if t < 52 else int(q.trump))
-    # the worlds match the heard bids (the heuristic's, shown each seat's whole hand), at the tolerance
-    from wizsim.advisor.evidence import worlds_evidence
-
-    assert worlds_evidence(state, worlds, turn_ups, "heuristic", tolerance).all()
 
 
 def test_the_sampler_is_reproducible_and_split_free():
@@ -214,8 +208,9 @@ def test_the_sampler_is_reproducible_and_split_free():
     whole = sample_worlds(state, 60, 5)
     a = sample_worlds(state, 25, 5)
     b = sample_worlds(state, 35, 5, first_index=25)
-    if whole[3] == a[3] == b[3]:
-        np.testing.assert_array_equal(whole[0], np.concatenate([a[0], b[0]]))
+    np.testing.assert_array_equal(whole[0], np.concatenate([a[0], b[0]]))
+    np.testing.assert_array_equal(whole[1], np.concatenate([a[1], b[1]]))
+    assert not np.array_equal(whole[0][:25], whole[0][25:50])  # a stream per world, not one world repeated
 
 
 @settings(deadline=None, max_examples=40)

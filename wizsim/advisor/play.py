@@ -339,7 +339,7 @@ def _monte_carlo(q: PlayQuestion, state, model, candidates: np.ndarray, seed: in
         n = min(n, max_drawn - drawn)
         if n <= 0:
             break
-        worlds, turn_ups, tries, _ = sample_worlds(state, n, seed, first_index=drawn, policy="random")
+        worlds, turn_ups = sample_worlds(state, n, seed, first_index=drawn)
         if conditioned:
             like, u, model_bids = weigh_worlds(q, state, model, worlds, turn_ups, seed, drawn)
             if c is None:
@@ -360,7 +360,7 @@ def _monte_carlo(q: PlayQuestion, state, model, candidates: np.ndarray, seed: in
         have += len(kept)
         drawn += used
         rate = max(have, 1) / max(drawn, 1)
-        work += len(kept) * per_world + int(np.sum(tries[:used])) * (q.players - 1) + used * per_draw
+        work += len(kept) * per_world + used * (q.players - 1 + per_draw)
         if have < want and (samples is not None or 2 * work <= MAX_WORK):
             continue
         if samples is not None or have >= cap or not have:

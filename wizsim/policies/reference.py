@@ -277,51 +277,51 @@ def deal_world(stream: Stream, players: int, unseen: int, needs, voids, pool: in
     return turn_up, hands
 
 
-def evidence_ok(stream, players: int, r: int, me: int, world, seat_played, turn_up: int, trump: int, bids, hook: bool,
-                evidence, trump_evidence: bool, params, table, tolerance: int) -> bool:
-    """Each seat with evidence, holding its world cards and those it played, bids within ``tolerance``
-    of what it bid by the heuristic; with ``trump_evidence`` the dealer names the trump with the
-    heuristic's chance (a draw from ``stream`` on a tie)."""
-    from wizsim.rules.reference import forbidden_bid
-
-    total = 0
-    for s in range(players):
-        if s != me and evidence[s]:
-            whole = _mask_cards(int(world[s]) | int(seat_played[s]))
-            got = heuristic_bid(params, table, s, players, r, whole, trump, bids, forbidden_bid(hook, s, players, r,
-                                                                                                   total))
-            if abs(got - bids[s]) > tolerance:
-                return False
-        total += max(bids[s], 0)
-    if trump_evidence:
-        dealer = players - 1
-        choices = heuristic_trump_choices(params, table, players, r,
-                                          _mask_cards(int(world[dealer]) | int(seat_played[dealer])))
-        if trump not in choices:
-            return False
-        if len(choices) > 1 and stream.rand_below(len(choices)) != 0:
-            return False
-    return True
-
-
-def sample_world(stream, players, r, me, hand, unseen, needs, voids, pool, seat_played, trump, bids, hook, evidence,
-                 trump_evidence, params, table, tolerance, max_tries):
-    """(turned-up card or FAILED, tries, world): deals until one passes ``evidence_ok``."""
+def draw_world(stream, players: int, me: int, hand: int, unseen: int, needs, voids, pool: int, max_tries: int):
+    """(turned-up card or FAILED, world): ``deal_world`` until it finds a deal; a turned-up card known in
+    ``pool`` (not unseen) is the one."""
     known = NO_TURN_UP
     if pool and not pool & unseen:
         known = (pool & -pool).bit_length() - 1
-    world = [0] * players
-    for t in range(max_tries):
+    for _ in range(max_tries):
         tu, world = deal_world(stream, players, unseen, needs, voids, pool)
+        if tu != FAILED:
+            world[me] = hand
+            return (known if known != NO_TURN_UP else tu), world
+    return FAILED, [0] * players
+
+
+def sample_world(stream, players, r, me, hand, unseen, needs, voids, pool, seat_played, trump, bids, hook, n_heard,
+                 kinds, mparams, table, trust, trump_evidence, max_tries):
+    """(turned-up card, tries, world): worlds drawn until one is kept with chance likelihood / bound, the
+    likelihood and its bound from the model's twins; after ``max_tries`` the likeliest one drawn."""
+    from wizsim.rules.reference import forbidden_bid
+
+    dealer = players - 1
+    bound = 1.0
+    for s in range(n_heard):
+        if s != me and kinds[s] != MODEL_BLIND and trust > 0:
+            bound *= max_bid_weight(bids[s], r, forbidden_bid(hook, s, players, r, sum(bids[:s])), trust)
+    if trump_evidence and trust > 0:
+        bound *= trump_weight([0], 0, trust)
+    best = (-1.0, FAILED, [0] * players)
+    for t in range(max_tries):
+        tu, world = draw_world(stream, players, me, hand, unseen, needs, voids, pool, 1)
         if tu == FAILED:
             continue
-        if known != NO_TURN_UP:
-            tu = known
-        world[me] = hand
-        if evidence_ok(stream, players, r, me, world, seat_played, tu, trump, bids, hook, evidence, trump_evidence,
-                       params, table, tolerance):
+        whole = [int(world[s]) | int(seat_played[s]) for s in range(players)]
+        like, _ = bids_likelihood(kinds, mparams, table, trust, players, r, hook, me, whole, tu, trump, bids, n_heard)
+        if trump_evidence:
+            like *= named_trump_likelihood(kinds[dealer], mparams[dealer], table, trust, players, r, whole[dealer],
+                                           trump)
+        if (stream.next_u64() >> 11) * 2.0 ** -53 * bound < like:
             return tu, t + 1, world
-    return FAILED, max_tries, world
+        if like > best[0]:
+            best = (like, tu, list(world))
+    if best[1] == FAILED:
+        tu, world = draw_world(stream, players, me, hand, unseen, needs, voids, pool, 100_000)
+        return tu, max_tries, world
+    return best[1], max_tries, best[2]
 
 
 # --- rollout (``policies.rollout``) ---
@@ -380,17 +380,17 @@ def _pick(scores: list[list[float]], doublings_left: int, stream: Stream) -> tup
     return (top, False) if len(tied) == 1 else (tied[stream.rand_below(len(tied))], False)
 
 
-def _world(stream, players, r, me, hand, unseen, needs, voids, pool, seat_played, trump, bids, hook, evidence,
-           trump_evidence, params, table, tolerance):
-    while True:
-        tu, _, world = sample_world(stream, players, r, me, hand, unseen, needs, voids, pool, seat_played, trump, bids,
-                                    hook, evidence, trump_evidence, params, table, tolerance, SEARCH_MAX_TRIES)
-        if tu != FAILED or tolerance >= r:
-            return tu, tolerance, world
-        tolerance += 1
+def _world(stream, params, table, players, r, me, hand, unseen, needs, voids, pool, seat_played, trump, bids, hook,
+           n_heard, trump_evidence):
+    """One world for the search policy: every other seat modelled as the heuristic with its bid_shift."""
+    kinds = [0 if s == me else 1 for s in range(players)]
+    return sample_world(stream, players, r, me, hand, unseen, needs, voids, pool, seat_played, trump, bids, hook,
+                        n_heard, kinds, [params] * players, table, params[SEARCH_P_BID_TRUST], trump_evidence,
+                        SEARCH_MAX_TRIES)[2]
 
 
 SEARCH_MAX_TRIES = 200  # mirror of policies.search.MAX_TRIES
+SEARCH_P_BID_TRUST = 3  # mirror of policies.search.P_BID_TRUST
 
 
 def _search(params, stream, n_cands, evaluate, draw_world):
@@ -430,15 +430,12 @@ def search_card(params, table, seat, players, r, hook, hand: int, legal: int, tu
     pool = 1 << turn_up if turn_up >= 0 else 0
     unseen = ((1 << N_CARDS) - 1) & ~known
     needs = [0 if s == seat else r - bin(int(seat_played[s])).count("1") for s in range(players)]
-    evidence = [s != seat for s in range(players)]
     trump_evidence = seat != players - 1 and 52 <= turn_up < 56
     leader = (seat - n_in_trick) % players
-    state = {"tol": 0}
 
     def draw_world():
-        tu, state["tol"], world = _world(stream, players, r, seat, hand, unseen, needs, voids, pool, seat_played,
-                                         trump, bids, hook, evidence, trump_evidence, params, table, state["tol"])
-        return world
+        return _world(stream, params, table, players, r, seat, hand, unseen, needs, voids, pool, seat_played, trump,
+                      bids, hook, players, trump_evidence)
 
     def evaluate(world, j):
         hands = [set(_mask_cards(int(world[s]))) for s in range(players)]
@@ -464,15 +461,11 @@ def search_bid(params, table, seat, players, r, hook, hand: int, turn_up, trump,
     pool = 1 << turn_up if turn_up >= 0 else 0
     unseen = ((1 << N_CARDS) - 1) & ~(hand | pool)
     needs = [0 if s == seat else r for s in range(players)]
-    evidence = [s != seat and s < seat for s in range(players)]
     trump_evidence = seat != players - 1 and 52 <= turn_up < 56
-    state = {"tol": 0}
 
     def draw_world():
-        tu, state["tol"], world = _world(stream, players, r, seat, hand, unseen, needs, [0] * players, pool,
-                                         [0] * players, trump, bids, hook, evidence, trump_evidence, params, table,
-                                         state["tol"])
-        return world
+        return _world(stream, params, table, players, r, seat, hand, unseen, needs, [0] * players, pool,
+                      [0] * players, trump, bids, hook, seat, trump_evidence)
 
     def evaluate(world, j):
         bb = list(bids)
@@ -492,9 +485,12 @@ def search_trump(params, table, players, r, hook, hand: int, turn_up, stream) ->
     unseen = ((1 << N_CARDS) - 1) & ~(hand | 1 << turn_up)
     needs = [r] * dealer + [0]
 
+    trustless = list(params)
+    trustless[SEARCH_P_BID_TRUST] = 0.0  # the dealer names the trump before any bid: nothing to weigh
+
     def draw_world():
-        return _world(stream, players, r, dealer, hand, unseen, needs, [0] * players, 1 << turn_up, [0] * players, 0,
-                      [-1] * players, hook, [False] * players, False, params, table, 0)[2]
+        return _world(stream, trustless, table, players, r, dealer, hand, unseen, needs, [0] * players, 1 << turn_up,
+                      [0] * players, 0, [-1] * players, hook, 0, False)
 
     def evaluate(world, t):
         bb = _later_bids(params, table, players, r, hook, world, t, [-1] * players, 0)

@@ -83,7 +83,15 @@ TABLES = {"heuristic_values": _heuristic_values}
 
 def _entries():
     from wizsim.policies.heuristic import DEFAULT_BID_SHIFT, P_BID_SHIFT
-    from wizsim.policies.search import DEFAULT_DOUBLINGS, DEFAULT_WORLDS, MAX_WORLDS, P_DOUBLINGS, P_WORLDS
+    from wizsim.policies.search import (
+        DEFAULT_BID_TRUST,
+        DEFAULT_DOUBLINGS,
+        DEFAULT_WORLDS,
+        MAX_WORLDS,
+        P_BID_TRUST,
+        P_DOUBLINGS,
+        P_WORLDS,
+    )
 
     return (
         PolicyEntry("random", RANDOM, hand_blind=True, cost=0.25,
@@ -94,7 +102,8 @@ def _entries():
         PolicyEntry("search", SEARCH, table="heuristic_values", cost=2000.0, cost_per="worlds",
                     params=(Param("worlds", DEFAULT_WORLDS, 1, MAX_WORLDS, P_WORLDS, integer=True),
                             Param("doublings", DEFAULT_DOUBLINGS, 0, 4, P_DOUBLINGS, integer=True),
-                            Param("bid_shift", DEFAULT_BID_SHIFT, -1.0, 1.0, P_BID_SHIFT)),
+                            Param("bid_shift", DEFAULT_BID_SHIFT, -1.0, 1.0, P_BID_SHIFT),
+                            Param("bid_trust", DEFAULT_BID_TRUST, 0.0, 1.0, P_BID_TRUST)),
                     summary="samples worlds consistent with what it has seen and picks the bid, card or trump "
                             "whose heuristic play-outs score best"),
     )

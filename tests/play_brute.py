@@ -3,8 +3,9 @@
 Written from RULES.md and the twins (``rules.reference.Trick``, ``policies.heuristic_reference``), not
 from ``wizsim.advisor.play``: every deal of the unseen cards to the other seats (and of the turned-up
 card when only its suit is known) is listed with ``itertools`` and filtered afterwards by the voids
-shown and by the heard bids (each opponent's heuristic twin, shown its whole hand, must bid what was
-heard), then every legal card is played out with the heuristic twin in every seat.
+shown and weighed by the opponents' model's twins (``policies.reference.bid_weight``, ``trump_weight``
+and ``play_likelihood``: each opponent's heuristic twin, shown its whole hand, bidding, naming the trump
+and choosing its cards), then every legal card is played out with the heuristic twin in every seat.
 """
 
 from __future__ import annotations
@@ -14,7 +15,14 @@ import itertools
 from wizsim.cards import N_CARDS, SUIT_MASKS, card_suit
 from wizsim.policies.heuristic import DEFAULT_BID_SHIFT
 from wizsim.policies.heuristic_values import VALUES
-from wizsim.policies.reference import heuristic_bid, heuristic_card, heuristic_trump_choices
+from wizsim.policies.reference import (
+    bid_weight,
+    heuristic_bid,
+    heuristic_card,
+    heuristic_trump_choices,
+    play_likelihood,
+    trump_weight,
+)
 from wizsim.rules.reference import Trick, score_round
 
 PARAMS = [DEFAULT_BID_SHIFT]
@@ -24,26 +32,34 @@ def cards_of(mask: int) -> list[int]:
     return [c for c in range(N_CARDS) if mask >> c & 1]
 
 
-def bids_heard(q, hands: dict[int, set[int]]) -> float:
-    """The chance of what was heard: 0 unless each opponent's heuristic twin, holding its cards now plus
-    those it played, bids what was heard; a dealer who named the trump on a turned-up Wizard names
-    each of its tied best suits equally often."""
+def heard(q, hands: dict[int, set[int]], turn_up: int, bid_trust: float = 1.0, play_trust: float = 0.0) -> float:
+    """The chance of what the opponents did given their hands: each opponent's bid (its heuristic twin
+    holding its cards now plus those it played), an opponent dealer's named trump on a turned-up Wizard,
+    and (``play_trust`` > 0) every card each opponent chose, as the model's twins weigh them."""
     dealer = q.players - 1
+    whole = {s: sorted(hands[s] | set(cards_of(q.seat_played[s]))) for s in hands}
+    w = 1.0
     for s in range(q.players):
-        if s == q.me:
+        if s == q.me or bid_trust == 0:  # trust 0: the same for every deal, a factor the model leaves out
             continue
-        whole = sorted(hands[s] | set(cards_of(q.seat_played[s])))
         forbidden = -1
         if q.hook and s == dealer:
             left = q.r - sum(q.bids[:-1])
             forbidden = left if 0 <= left <= q.r else -1
-        if heuristic_bid(PARAMS, VALUES, s, q.players, q.r, whole, q.trump, list(q.bids), forbidden) != q.bids[s]:
-            return 0.0
-    if q.trump_card is not None and 52 <= q.trump_card < 56 and q.me != dealer:
-        whole = sorted(hands[dealer] | set(cards_of(q.seat_played[dealer])))
-        choices = heuristic_trump_choices(PARAMS, VALUES, q.players, q.r, whole)
-        return 1 / len(choices) if q.trump in choices else 0.0
-    return 1.0
+        model = heuristic_bid(PARAMS, VALUES, s, q.players, q.r, whole[s], q.trump, list(q.bids), forbidden)
+        w *= bid_weight(model, q.bids[s], q.r, forbidden, bid_trust)
+    if q.trump_card is not None and 52 <= q.trump_card < 56 and q.me != dealer and bid_trust > 0:
+        choices = heuristic_trump_choices(PARAMS, VALUES, q.players, q.r, whole[dealer])
+        w *= trump_weight(choices, q.trump, bid_trust)
+    if play_trust > 0 and q.played:
+        masks = [0] * q.players
+        for s in range(q.players):
+            cards = whole[s] if s != q.me else set(q.hand) | set(cards_of(q.seat_played[s]))
+            masks[s] = sum(1 << c for c in cards)
+        kinds = [1] * q.players
+        w *= play_likelihood(kinds, play_trust, q.players, q.r, q.me, masks, turn_up, q.trump, list(q.bids),
+                             list(q.played), len(q.played))
+    return w
 
 
 def deals(q):
@@ -107,12 +123,12 @@ def play_out(q, hands: dict[int, set[int]], turn_up: int, first: int) -> int:
     return tricks[q.me]
 
 
-def brute_force(q):
+def brute_force(q, bid_trust: float = 1.0, play_trust: float = 0.0):
     """card -> (p_make, ev, expected_tricks, n_deals): the deals weighted by the chance of what was heard."""
     got = {c: [] for c in (int(x) for x in q.legal_cards)}
     weights = []
     for turn_up, hands in deals(q):
-        w = bids_heard(q, hands)
+        w = heard(q, hands, turn_up, bid_trust, play_trust)
         if w == 0:
             continue
         weights.append(w)

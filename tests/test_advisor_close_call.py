@@ -9,12 +9,13 @@ from click.testing import CliRunner
 
 from wizsim import advise
 from wizsim.advisor import sampling
+from wizsim.advisor.opponents import OpponentModel, opponent_names
 from wizsim.advisor.question import make_question
 from wizsim.cli import main
 from wizsim.stats import Z95
 
 CLOSE = ["--hand", "3S,JS,KS,5H,AH,3D,4D,8D,TC,KC,J,J", "--trump-card", "TH", "--seat", "4", "--bids", "3,4,5",
-         "--seed", "7001327"]
+         "--seed", "7001327", "--bid-trust", "1"]
 
 
 def _strict(text):
@@ -59,7 +60,8 @@ def test_one_work_budget_covers_sampling_and_rejection(monkeypatch):
     monkeypatch.setattr(sampling, "MAX_CARD_PLAYS", 1_500_000)
     q = make_question("3S,JS,KS,5H,AH,3D,4D,8D,TC,KC,J,J", None, 4, 4, bids="3,4,5", trump_card="TH",
                       policy="heuristic", player_policy="heuristic")
-    got = sampling.sample(q, 7001327)
+    model = OpponentModel.build(opponent_names("heuristic", 4, 4), 3, "heuristic", 1.0, 0.0)
+    got = sampling.sample(q, model, 7001327)
     played, drawn = sampling.deal_costs(q)
     work = got.tricks.shape[0] * played + got.tried * drawn
     assert got.capped and got.tried > 20 * got.tricks.shape[0]  # rejection is most of the work here

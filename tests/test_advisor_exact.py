@@ -10,12 +10,18 @@ from hypothesis import strategies as st
 
 from wizsim import advise
 from wizsim.advisor.exact import exact_round_one, role, trick_winners
+from wizsim.advisor.opponents import OpponentModel, opponent_names
 from wizsim.advisor.question import make_question
 from wizsim.cards import SUIT_MASKS, cards_to_mask, mask_to_cards, parse_cards
 from wizsim.policies import policy_names
 from wizsim.rules.reference import Trick
 
 needs_heuristic = pytest.mark.skipif("heuristic" not in policy_names(), reason="heuristic policy not registered")
+
+
+def _model(q, bid_trust=1.0):
+    return OpponentModel.build(opponent_names(q.policy, q.players, q.seat), q.seat - 1, q.player_policy, bid_trust,
+                               0.0)
 
 
 def _ev(p_win):
@@ -90,7 +96,7 @@ def test_class_enumeration_equals_brute_force_three_players(card, trump, seat, k
         trump_card = next(c for c in range(60) if c != card and (
             (trump == "none" and c >= 56) or (trump != "none" and c < 52 and c // 13 == "SHDC".index(trump))))
     q = make_question(hand, trump, seat, 3, trump_card=trump_card, policy="random")
-    assert exact_round_one(q).p_win == pytest.approx(_brute(q), abs=1e-12)
+    assert exact_round_one(q, _model(q)).p_win == pytest.approx(_brute(q), abs=1e-12)
 
 
 @needs_heuristic
@@ -100,23 +106,28 @@ def test_class_enumeration_equals_brute_force_three_players(card, trump, seat, k
     ("KD", "none", "0,0", None),
     ("QC", "H", "1,1", "W"),  # seat 3 of 3 deals here: the player named hearts itself
 ])
-def test_conditioned_enumeration_equals_brute_force(hand, trump, bids, trump_card):
+@pytest.mark.parametrize("trust", [1.0, 0.6, 0.0])
+def test_conditioned_enumeration_equals_brute_force(hand, trump, bids, trump_card, trust):
+    """The enumeration's weights are the model's likelihoods: the brute force over every deal weighs each
+    by the plain-Python twins (the heuristic's bid twin, the model's bid weight twin)."""
     from wizsim.policies import make_slots
-    from wizsim.policies.heuristic import heuristic_bid
+    from wizsim.policies import reference as ref
 
     q = make_question(hand, trump, 3, 3, bids=bids, trump_card=trump_card, policy="heuristic")
     slots = make_slots(["heuristic"])
 
     def weight_of(deal, t):
         w = 1.0
-        heard = np.full(3, -1, np.int8)
         for s, b in enumerate(q.earlier_bids):
-            got = heuristic_bid(slots.params[0], slots.table, s, 3, 1, np.uint64(1 << deal[s]), t, q.trump, heard, -1)
-            w *= got == b
-            heard[s] = b
+            got = ref.heuristic_bid(slots.params[0], slots.table, s, 3, 1, [deal[s]], q.trump, list(q.earlier_bids), -1)
+            w *= ref.bid_weight(got, b, 1, -1, trust)
         return w
 
-    assert exact_round_one(q).p_win == pytest.approx(_brute(q, weight_of), abs=1e-12)
+    got = exact_round_one(q, _model(q, trust))
+    assert got.p_win == pytest.approx(_brute(q, weight_of), abs=1e-12)
+    assert got.conditioned == (trust > 0)
+    if trust == 0:
+        assert got.p_win == pytest.approx(_brute(q), abs=1e-12)  # bid_trust 0: conditioning on nothing
 
 
 def test_class_enumeration_equals_vectorised_brute_force_four_players():
@@ -133,7 +144,7 @@ def test_class_enumeration_equals_vectorised_brute_force_four_players():
             cards[:, others] = deals
             num += (trick_winners(cards, q.trump) == seat0).sum()
             den += len(deals)
-        assert exact_round_one(q).p_win == pytest.approx(num / den, abs=1e-12)
+        assert exact_round_one(q, _model(q)).p_win == pytest.approx(num / den, abs=1e-12)
 
 
 @settings(deadline=None, max_examples=60)

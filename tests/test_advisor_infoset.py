@@ -7,6 +7,7 @@ import pytest
 
 from wizsim import advise
 from wizsim.advisor import sampling
+from wizsim.advisor.opponents import OpponentModel, check_trust, opponent_names
 from wizsim.advisor.question import make_question
 from wizsim.bits import popcount
 from wizsim.cards import JESTER_MASK, SUIT_MASKS, WIZARD_MASK, cards_to_mask, parse_cards
@@ -16,10 +17,15 @@ needs_heuristic = pytest.mark.skipif("heuristic" not in policy_names(), reason="
 POLICY = "heuristic" if "heuristic" in policy_names() else "random"
 
 
-def _deals(q, n=3000, seed=3):
-    setup = sampling.kernel_setup(q)
-    acc, tricks, turn_up, hands = sampling.run_deals(setup, seed, 0, n, want_hands=True)
-    return setup, acc, turn_up, hands
+def _model(q, bid_trust=1.0):
+    return OpponentModel.build(opponent_names(q.policy, q.players, q.seat), q.seat - 1, q.player_policy,
+                               check_trust(bid_trust, "bid_trust"), 0.0)
+
+
+def _deals(q, n=3000, seed=3, bid_trust=1.0):
+    model = _model(q, bid_trust)
+    acc, _, _, turn_up, hands = sampling.draw_deals(q, model, seed, n)
+    return model, acc, turn_up, hands
 
 
 def _count(masks, mask):
@@ -68,8 +74,8 @@ def test_an_earlier_bid_of_zero_means_fewer_wizards():
     plain = make_question("AS,3H,9C,4D,TD", "H", 2, 4, policy="heuristic", player_policy="heuristic")
     zero = make_question("AS,3H,9C,4D,TD", "H", 2, 4, bids="0", policy="heuristic", player_policy="heuristic")
     _, acc0, _, hands0 = _deals(plain, n=20_000)
-    setup, acc, _, hands = _deals(zero, n=20_000)
-    assert acc0.all() and setup["conditioned"]
+    model, acc, _, hands = _deals(zero, n=20_000)
+    assert acc0.all() and model.reads_bids([0])
     assert 500 < acc.sum() < 20_000
     w_plain = _count(hands0[:, 0], WIZARD_MASK).mean()
     w_zero = _count(hands[acc, 0], WIZARD_MASK).mean()
@@ -80,8 +86,8 @@ def test_an_earlier_bid_of_zero_means_fewer_wizards():
 @needs_heuristic
 def test_a_dealer_who_named_hearts_holds_more_hearts():
     named = make_question("AS,3C,9C", "H", 1, 4, trump_card="W", policy="heuristic", player_policy="heuristic")
-    setup, acc, _, hands = _deals(named, n=20_000)
-    assert setup["trump_check"] == 1 and 0 < acc.sum() < 20_000
+    _, acc, _, hands = _deals(named, n=20_000)
+    assert named.dealer_named_trump and 0 < acc.sum() < 20_000
     hearts = _count(hands[acc, 3], SUIT_MASKS[1]).mean()
     assert hearts > 3 * 13 / 56 + 0.3
 
@@ -124,7 +130,7 @@ def test_best_bid_is_the_argmax_of_expected_score_among_allowed_bids(hand, trump
 def test_default_precision_stops_when_the_best_bid_is_clear_or_at_the_cap():
     q = make_question("W,AS,3H", "S", 2, 4, policy=POLICY, player_policy=POLICY)
     a = advise("W,AS,3H", "S", 2, seed=9)
-    got = sampling.sample(q, 9)
+    got = sampling.sample(q, _model(q, None), 9)
     assert got.tricks.shape[0] == a.samples
     scores = sampling.scores_of(got.tricks)
     look = int(np.log2(a.samples // sampling.FIRST_BATCH))
@@ -156,7 +162,7 @@ def test_candidate_bids_share_their_deals():
     means missing its neighbour, so scores of different bids are negatively correlated on a shared
     deal, and the stopping rule must use the paired interval (it does: ``sampling.separated``)."""
     q = make_question("W,AS,3H,7D,QC", "D", 2, 4, policy=POLICY, player_policy=POLICY)
-    tricks = sampling.sample(q, 1, samples=4000).tricks
+    tricks = sampling.sample(q, _model(q), 1, samples=4000).tricks
     assert np.corrcoef(tricks[:, 2], tricks[:, 3])[0, 1] > 0.5
     scores = sampling.scores_of(tricks)
     assert np.corrcoef(scores[:, 2], scores[:, 3])[0, 1] < 0

@@ -1,31 +1,32 @@
-"""The advisor's candidate-bid kernel against its plain-Python twin and against the plain driver."""
+"""The advisor's candidate-bid kernel and its weighed deals against their plain-Python twins and the plain driver."""
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from wizsim.cards import FULL_DECK_MASK, SUIT_MASKS, cards_to_mask
 from wizsim.policies import make_slots
 from wizsim.sim import reference as ref
-from wizsim.sim.candidates import NO_CHECK, candidate_rounds_kernel, choice_frequencies
+from wizsim.sim.candidates import candidate_rounds_kernel
 from wizsim.sim.driver import simulate_rounds
-from wizsim.sim.round import BID_CONDITION, BID_FORCED, BID_FREE, TRUMP_BY_RULES
+from wizsim.sim.evidence import deal_likelihoods_kernel
+from wizsim.sim.round import BID_FORCED, BID_FREE, TRUMP_BY_RULES
 
 
-def _run_kernel(seed, first, n, players, r, hook, fixed_hands, pool, fixed_trump, bid_mode, fixed_bids, seat,
-                candidates, trump_check, policy="random"):
+def _run_kernel(seed, indices, players, r, hook, fixed_hands, pool, fixed_trump, bid_mode, fixed_bids, seat,
+                candidates, policy="random"):
     slots = make_slots([policy])
     seat_slot = np.zeros(players, np.int8)
-    accepted = np.zeros(n, np.bool_)
+    n = len(indices)
     tricks = np.zeros((n, len(candidates)), np.int8)
     turn_up = np.zeros(n, np.int8)
     hands = np.zeros((n, players), np.uint64)
-    candidate_rounds_kernel(np.uint64(seed), np.int64(first), players, r, hook, seat_slot, slots.kinds, slots.params,
-                            slots.table, np.asarray(fixed_hands, np.uint64), np.uint64(pool), np.int64(fixed_trump),
-                            np.asarray(bid_mode, np.int8), np.asarray(fixed_bids, np.int8), seat,
-                            np.asarray(candidates, np.int8), np.int64(trump_check), True, accepted, tricks, turn_up,
-                            hands)
-    return accepted, tricks, turn_up, hands
+    candidate_rounds_kernel(np.uint64(seed), np.asarray(indices, np.int64), players, r, hook, seat_slot, slots.kinds,
+                            slots.params, slots.table, np.asarray(fixed_hands, np.uint64), np.uint64(pool),
+                            np.int64(fixed_trump), np.asarray(bid_mode, np.int8), np.asarray(fixed_bids, np.int8), seat,
+                            np.asarray(candidates, np.int8), True, tricks, turn_up, hands, np.zeros(n, np.int16))
+    return tricks, turn_up, hands
 
 
 @st.composite
@@ -50,40 +51,48 @@ def questions(draw):
     bid_mode = [BID_FREE] * players
     fixed_bids = [0] * players
     for s in range(seat):
-        bid_mode[s] = draw(st.sampled_from([BID_FREE, BID_FORCED, BID_CONDITION]))
+        bid_mode[s] = draw(st.sampled_from([BID_FREE, BID_FORCED]))
         fixed_bids[s] = draw(st.integers(0, r))
     bid_mode[seat] = BID_FORCED
-    check = draw(st.sampled_from([NO_CHECK, 0, 1, 2, 3]))
     return dict(players=players, r=r, hook=draw(st.booleans()), fixed_hands=fixed_hands, pool=pool,
                 fixed_trump=fixed_trump, bid_mode=bid_mode, fixed_bids=fixed_bids, seat=seat,
-                candidates=list(range(r + 1)), trump_check=check)
+                candidates=list(range(r + 1)))
 
 
 @settings(deadline=None, max_examples=40)
-@given(questions(), st.integers(0, 2**63 - 1), st.integers(0, 10**6))
-def test_candidate_kernel_matches_twin(q, seed, first):
-    n = 6
-    got = _run_kernel(seed, first, n, q["players"], q["r"], q["hook"], q["fixed_hands"], q["pool"], q["fixed_trump"],
-                      q["bid_mode"], q["fixed_bids"], q["seat"], q["candidates"], q["trump_check"])
-    want = ref.candidate_rounds(seed, first, n, q["players"], q["r"], q["hook"], q["fixed_hands"], q["pool"],
-                                q["fixed_trump"], q["bid_mode"], q["fixed_bids"], q["seat"], q["candidates"],
-                                q["trump_check"])
+@given(questions(), st.integers(0, 2**63 - 1), st.lists(st.integers(0, 10**6), min_size=1, max_size=6))
+def test_candidate_kernel_matches_twin(q, seed, indices):
+    got = _run_kernel(seed, indices, q["players"], q["r"], q["hook"], q["fixed_hands"], q["pool"], q["fixed_trump"],
+                      q["bid_mode"], q["fixed_bids"], q["seat"], q["candidates"])
+    want = ref.candidate_rounds(seed, indices, q["players"], q["r"], q["hook"], q["fixed_hands"], q["pool"],
+                                q["fixed_trump"], q["bid_mode"], q["fixed_bids"], q["seat"], q["candidates"])
     assert got[0].tolist() == want[0]
     assert got[1].tolist() == want[1]
-    assert got[2].tolist() == want[2]
-    assert got[3].astype(object).tolist() == want[3]
+    assert got[2].astype(object).tolist() == want[2]
 
 
-@settings(deadline=None, max_examples=30)
-@given(st.integers(3, 6), st.integers(1, 4), st.integers(0, 4), st.booleans(), st.integers(-1, 4))
-def test_choice_frequencies_match_twin(players, r, heard, trump_choice, forbidden):
-    cards = np.arange(0, 60, 7, dtype=np.int8)
-    slots = make_slots(["random"])
-    out = np.empty(len(cards))
-    seat = players - 1
-    choice_frequencies(slots.kinds[0], slots.params[0], slots.table, seat, players, r, cards, np.int64(5), 0,
-                       np.full(players, -1, np.int8), forbidden, heard, trump_choice, 16, out)
-    assert out.tolist() == ref.choice_frequencies(seat, players, r, cards, heard, forbidden, trump_choice, 16)
+@settings(deadline=None, max_examples=40)
+@given(questions(), st.integers(0, 2**63 - 1), st.integers(0, 10**6), st.sampled_from([0.0, 0.3, 0.7, 1.0]),
+       st.sampled_from([-2, 0, 2]), st.integers(0, 15))
+def test_deal_likelihoods_match_twin(q, seed, first, trust, named, blind):
+    """The weighed deals: each deal as the round kernel deals it, the model's likelihood of the heard
+    bids (and of a named suit) on it, and its acceptance draw, as the twins compute them."""
+    n, players, r = 5, q["players"], q["r"]
+    slots = make_slots(["heuristic"])
+    kinds = np.array([0 if blind >> s & 1 else 1 for s in range(players)], np.int8)
+    params = np.repeat(slots.params[:1], players, axis=0)
+    bids = np.array(q["fixed_bids"], np.int8)
+    like, u = np.zeros(n), np.zeros(n)
+    model_bids, named_ok = np.zeros((n, players), np.int8), np.zeros(n, np.bool_)
+    trump = max(q["fixed_trump"], -1)
+    deal_likelihoods_kernel(np.uint64(seed), np.int64(first), players, r, q["hook"],
+                            np.asarray(q["fixed_hands"], np.uint64), np.uint64(q["pool"]), q["seat"], np.int64(trump),
+                            kinds, params, slots.table, trust, bids, np.int64(q["seat"]), np.int64(named), like, u,
+                            model_bids, named_ok)
+    want = ref.deal_likelihoods(seed, first, n, players, r, q["hook"], q["fixed_hands"], q["pool"], q["seat"], trump,
+                                kinds, params, slots.table, trust, bids.tolist(), q["seat"], named)
+    assert like.tolist() == [pytest.approx(w[0], rel=1e-12, abs=1e-300) for w in want]
+    assert u.tolist() == [w[1] for w in want]
 
 
 def test_each_candidate_column_is_the_plain_drivers_round():
@@ -93,14 +102,12 @@ def test_each_candidate_column_is_the_plain_drivers_round():
     hand = cards_to_mask([52, 12, 14])
     fixed_hands = np.array([0, hand, 0, 0], np.uint64)
     pool = int(SUIT_MASKS[0]) & ~hand
-    bid_mode = np.array([BID_CONDITION, BID_FORCED, BID_FREE, BID_FREE], np.int8)
-    acc, tricks, turn_up, hands = _run_kernel(5, 100, 300, players, r, False, fixed_hands, pool, 0, bid_mode,
-                                              [1, 0, 0, 0], seat, range(r + 1), NO_CHECK)
-    assert 0 < acc.sum() < 300
+    bid_mode = np.array([BID_FORCED, BID_FORCED, BID_FREE, BID_FREE], np.int8)
+    tricks, turn_up, hands = _run_kernel(5, np.arange(100, 400), players, r, False, fixed_hands, pool, 0, bid_mode,
+                                         [1, 0, 0, 0], seat, range(r + 1))
     for b in range(r + 1):
         batch = simulate_rounds(players, r, 300, "random", seed=5, first_index=100, fixed_hands=fixed_hands,
                                 turn_up_pool=pool, fixed_trump=0, bid_mode=bid_mode, fixed_bids=[1, b, 0, 0])
-        assert (batch.accepted == acc).all()
-        assert (batch.tricks[acc, seat] == tricks[acc, b]).all()
+        assert (batch.tricks[:, seat] == tricks[:, b]).all()
         assert (batch.turn_up == turn_up).all()
         assert (batch.hands == hands).all()

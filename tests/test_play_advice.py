@@ -89,12 +89,16 @@ def test_exact_states_were_found():
     assert len(EXACT_STATES) >= 6
 
 
+@pytest.mark.parametrize("trusts", [(1.0, 0.0), (0.7, 0.5)])
 @pytest.mark.parametrize("st", EXACT_STATES)
-def test_exact_equals_brute_force_over_the_twins(st):
-    a = advise_play(**st)
+def test_exact_equals_brute_force_over_the_twins(st, trusts):
+    """Exact play advice is the brute force over every deal, each weighed by the model's twins: hard bid
+    evidence and no inference from play, and soft evidence from the bids and every card chosen."""
+    bid_trust, play_trust = trusts
+    a = advise_play(**st, bid_trust=bid_trust, play_trust=play_trust)
     assert a.method == "exact"
     q = make_play_question(**st)
-    want = brute_force(q)
+    want = brute_force(q, bid_trust, play_trust)
     assert [int(c) for c in a.cards] == sorted(want)
     for j, c in enumerate(a.cards):
         p, ev, tricks, n = want[int(c)]
@@ -132,15 +136,28 @@ def test_last_trick_equals_the_rules():
         assert a.expected_tricks[0] == tricks
 
 
-def test_a_trump_named_by_an_opponent_dealer_is_sampled_not_enumerated():
-    """The heuristic dealer breaks ties between suits at random, so its named trump is not 0/1 evidence:
-    a state that would be enumerated otherwise goes to Monte Carlo."""
+def test_a_trump_named_by_an_opponent_dealer_is_weighed_exactly():
+    """The heuristic dealer breaks ties between suits at random: its named trump weighs each deal by the
+    exact chance of naming it, so a small state is still enumerated, and equals the brute force."""
     st = dict(hand="QS", trump="S", trump_card="W", seat=2, players=3, bids="1,1,0", played="KH,AH,2H")
-    assert count_deals(make_play_question(**st)) <= 20_000
-    assert advise_play(**st, seed=1).method == "monte-carlo"
-    mine = dict(hand="QS,7D", trump="S", trump_card="W", seat=3, players=3, bids="1,0,1", played="KH,AH")
-    assert count_deals(make_play_question(**mine)) <= 20_000
-    assert advise_play(**mine).method == "exact"  # you are the dealer: you named it
+    q = make_play_question(**st)
+    assert count_deals(q) <= 20_000
+    a = advise_play(**st, seed=1)
+    assert a.method == "exact" and a.conditioned
+    want = brute_force(q, 0.7, 0.5)
+    assert a.ev[0] == pytest.approx(want[int(a.cards[0])][1], abs=1e-9)
+
+
+def test_a_dealer_naming_a_suit_it_does_not_hold_is_answered():
+    """The issue's state: the dealer names spades on a turned-up Wizard and then shows it holds none (it
+    threw a heart on the ace of spades). The heuristic would never name spades so: every world used to be
+    impossible and every question of the round refused. Now it is answered at every trust."""
+    st = dict(hand="KH,2C", trump="S", trump_card="W", seat=1, players=4, bids="1,1,1,0", played="AS,3S,4S,5H")
+    for trust in (None, 0.0, 1.0):
+        a = advise_play(**st, seed=1, bid_trust=trust)
+        assert a.best_card in ("KH", "2C") and np.isfinite(a.ev).all()
+    hard = advise_play(**st, seed=1, bid_trust=1.0)
+    assert hard.warning is not None
 
 
 def test_table_and_json_shape():
@@ -154,7 +171,8 @@ def test_table_and_json_shape():
     assert result.exit_code == 0, result.output
     obj = _strict_json(result.output)
     assert list(obj) == ["phase", "hand", "players", "seat", "trump", "trump_card", "bids", "played",
-                         "tricks_taken", "hook", "best_card", "method", "samples", "table"]
+                         "tricks_taken", "hook", "best_card", "method", "samples", "table", "ess", "policy",
+                         "bid_trust", "play_trust", "warning"]
     assert obj["phase"] == "play" and obj["method"] == "exact"
     assert obj == json.loads(json.dumps(a.to_dict()))
     assert len(obj["tricks_taken"]) == st["players"]
@@ -188,5 +206,5 @@ def test_text_output_marks_the_best_card_and_says_the_models():
     out = result.output
     assert f"<- play {a.best_card}" in out
     assert "Tricks taken: seat 1" in out and "P(make bid)" in out and "95% interval" in out
-    assert "(heuristic play)" in out and "heuristic policy" in out
+    assert "(heuristic play)" in out and "Opponents modelled as heuristic" in out
     assert "Exact: all" in out

@@ -1,53 +1,52 @@
-"""``advisor.evidence.worlds_evidence`` (play advice's exact path): the kernel equals its twin on enumerated and sampled
-worlds, and every world the sampler accepts passes it at the sampler's tolerance."""
+"""Play advice's world weights (``advisor.play.weigh_worlds`` over ``sim.evidence.world_likelihoods_kernel``):
+on every enumerated world of small states, the likelihood of what the opponents did equals the twins'
+(``tests/play_brute.heard``: the heuristic's bid, trump and card twins weighed by the model's twins)."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
-from play_brute import random_state
+from play_brute import heard, random_state
 
-from wizsim.advisor import reference  # noqa: E402
-from wizsim.advisor.evidence import worlds_evidence  # noqa: E402
-from wizsim.advisor.play import count_deals, enumerate_deals
+from wizsim.advisor.opponents import OpponentModel, opponent_names
+from wizsim.advisor.play import count_deals, enumerate_deals, weigh_worlds
 from wizsim.advisor.played import make_play_question
-from wizsim.policies import make_slots
-from wizsim.sim.worlds import sample_worlds  # noqa: E402
+from wizsim.cards import mask_to_cards
 
 
-def _twin(state, worlds, turn_ups, tolerance):
-    a = state.kernel_args()
-    slots = make_slots(["heuristic"])
-    evidence = np.ones(state.players, np.bool_)
-    evidence[state.me] = False
-    out = np.zeros(len(worlds), np.bool_)
-    reference.worlds_evidence_kernel(worlds, turn_ups, a["players"], a["r"], a["me"], a["seat_played"], a["trump"],
-                                     a["bids"], a["hook"], evidence, slots.params[0], slots.table, tolerance, out)
+def _states():
+    out = []
+    for players, r, back, seeds in [(3, 3, 5, range(6)), (4, 15, 9, range(4)), (3, 20, 7, range(3))]:
+        for seed in seeds:
+            st = random_state(players, r, seed, players * r - back)
+            n = count_deals(make_play_question(**st))
+            if n is not None and n <= 3_000:
+                out.append(st)
     return out
 
 
-@settings(deadline=None, max_examples=25)
-@given(players=st.integers(3, 6), seed=st.integers(0, 10_000), frac=st.floats(0.2, 0.95),
-       hook=st.booleans(), tolerance=st.integers(0, 2))
-def test_kernel_equals_twin_on_sampled_worlds(players, seed, frac, hook, tolerance):
-    r = min(60 // players, 3 + seed % 8)
-    st_ = random_state(players, r, seed, int(frac * players * r), hook=hook)
-    state = make_play_question(**st_).state()
-    worlds, turn_ups, _, _ = sample_worlds(state, 40, seed, policy="random")  # bids not conditioned: a mix
-    got = worlds_evidence(state, worlds, turn_ups, "heuristic", tolerance)
-    assert got.tolist() == _twin(state, worlds, turn_ups, tolerance).tolist()
-    assert worlds_evidence(state, worlds, turn_ups, "random", tolerance).all()
+STATES = _states()
 
 
-@pytest.mark.parametrize("seed", range(6))
-def test_sampled_worlds_pass_and_enumerated_match_twin(seed):
-    st_ = random_state(4, 15, seed, 60 - 9)
-    q = make_play_question(**st_)
-    state = q.state()
-    worlds, turn_ups, _, tol = sample_worlds(state, 50, seed)
-    assert worlds_evidence(state, worlds, turn_ups, "heuristic", tol).all()
-    if count_deals(q) <= 5_000:
-        worlds, turn_ups = enumerate_deals(q)
-        assert worlds_evidence(state, worlds, turn_ups).tolist() == _twin(state, worlds, turn_ups, 0).tolist()
+def test_states_were_found():
+    assert len(STATES) >= 4
+
+
+@pytest.mark.parametrize("trusts", [(1.0, 0.0), (0.7, 0.5), (0.3, 0.9), (0.0, 0.0)])
+@pytest.mark.parametrize("st", STATES)
+def test_world_weights_equal_the_twins(st, trusts):
+    bid_trust, play_trust = trusts
+    q = make_play_question(**st)
+    model = OpponentModel.build(opponent_names(None, q.players, q.seat), q.me, "heuristic", bid_trust, play_trust)
+    worlds, turn_ups = enumerate_deals(q)
+    like, u, _ = weigh_worlds(q, q.state(), model, worlds, turn_ups, seed=5, first_index=0)
+    others = [s for s in range(q.players) if s != q.me]
+    want = [heard(q, {s: {int(c) for c in mask_to_cards(int(worlds[i, s]))} for s in others}, int(turn_ups[i]),
+                  bid_trust, play_trust) for i in range(len(worlds))]
+    assert like.tolist() == pytest.approx(want, rel=1e-9, abs=1e-300)
+    assert ((0 <= u) & (u < 1)).all()
+    if bid_trust == 0 and play_trust == 0:
+        assert (like == 1).all()
+    if bid_trust < 1:
+        assert (like > 0).all()  # soft evidence: no legal world is impossible
+    assert np.unique(u).size == len(u)

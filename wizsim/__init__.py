@@ -3,7 +3,7 @@
 Public API (see CONTRACT.md); everything else inside the package may change.
 """
 
-from wizsim.advisor import Advice, PlayAdvice, advise, advise_play
+from wizsim.advisor import Advice, AdviceError, PlayAdvice, TrumpAdvice, advise, advise_play, advise_trump
 from wizsim.cards import CardError, format_cards, parse_cards
 from wizsim.config import ConfigError, RulesConfig
 from wizsim.rules.api import legal_plays, score, trick_winner
@@ -13,15 +13,18 @@ __version__ = "0.1.0"
 
 __all__ = [
     "Advice",
+    "AdviceError",
     "CardError",
     "ConfigError",
     "GameBatch",
     "PlayAdvice",
     "RoundBatch",
     "RulesConfig",
+    "TrumpAdvice",
     "__version__",
     "advise",
     "advise_play",
+    "advise_trump",
     "format_cards",
     "legal_plays",
     "parse_cards",

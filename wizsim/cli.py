@@ -16,7 +16,8 @@ import time
 
 import click
 
-from wizsim.advisor.bid import DEFAULT_OPPONENTS, PLAYER_POLICY
+from wizsim.advisor.bid import PLAYER_POLICY
+from wizsim.advisor.opponents import DEFAULT_BID_TRUST, DEFAULT_OPPONENTS, DEFAULT_PLAY_TRUST
 from wizsim.cards import CardError, card_ids, parse_trump
 from wizsim.config import (
     DEFAULT_PLAYERS,
@@ -330,12 +331,20 @@ def simulate(players, round_size, rounds, games, policy, policies, hook, seed, t
 @click.option("--samples", type=COUNT, default=None, show_default="until the best choice is clear",
               help="Deals to simulate.")
 @click.option("--seed", type=SEED, default=None, help="Seed, for a reproducible answer.")
-@click.option("--policy", default=None, callback=policy_names_given, show_default=DEFAULT_OPPONENTS, help=f"The opponents' policy: {POLICY_NAMES}.")
+@click.option("--policy", default=None, callback=policy_names_given, show_default=DEFAULT_OPPONENTS,
+              help=f"The opponents' model: one policy for every other seat, or one per other seat in seat order "
+                   f"(comma list), of {POLICY_NAMES}.")
 @click.option("--play", default=None, callback=policy_names_given, show_default=PLAYER_POLICY,
               help="The policy that plays your own later cards (search plays stronger and takes longer).")
+@click.option("--bid-trust", type=click.FloatRange(0, 1), default=None, show_default=str(DEFAULT_BID_TRUST),
+              help="How far the opponents' bids (and a dealer's named suit) are trusted as evidence about their "
+                   "cards: 0 they tell nothing, 1 they are exactly what the model would do.")
+@click.option("--play-trust", type=click.FloatRange(0, 1), default=None, show_default=str(DEFAULT_PLAY_TRUST),
+              help="Play advice: how far the cards the opponents chose are trusted as evidence, 0..1.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the table.")
 @bad_input_is_usage_error
-def advise(hand, trump, seat, players, bids, played, hook, trump_card, samples, seed, policy, play, as_json):
+def advise(hand, trump, seat, players, bids, played, hook, trump_card, samples, seed, policy, play, bid_trust,
+           play_trust, as_json):
     """Advise a bid or, once every player has bid, the card to play now.
 
     With --bids holding the bids of the seats before yours (or none): for every bid, the chance of
@@ -347,6 +356,20 @@ def advise(hand, trump, seat, players, bids, played, hook, trump_card, samples, 
     from wizsim.advisor.played import advice_phase
 
     skip_blas_probe()
+    from wizsim.advisor.trump import is_trump_question
+
+    if is_trump_question(trump, trump_card, seat, players, bids):
+        from wizsim.advisor import advise_trump
+        from wizsim.sim.candidates import candidate_rounds_kernel
+
+        if played or play_trust is not None:
+            raise click.UsageError("the dealer names the trump before any card is played: leave out --played "
+                                   "and --play-trust")
+        announce_compile(candidate_rounds_kernel)
+        echo(run_interruptibly(lambda: advise_trump(hand, seat, players, bids=bids, hook=hook, samples=samples,
+                                                    seed=seed, policy=policy, play=play, bid_trust=bid_trust)),
+             as_json)
+        return
     if advice_phase(bids, seat, players) == "play":
         from wizsim.advisor import advise_play
         from wizsim.advisor.play import play_kernels
@@ -354,17 +377,23 @@ def advise(hand, trump, seat, players, bids, played, hook, trump_card, samples, 
         announce_compile(*play_kernels())
         echo(run_interruptibly(lambda: advise_play(hand, trump, seat, players, bids=bids, played=played or "",
                                                    hook=hook, trump_card=trump_card, samples=samples, seed=seed,
-                                                   policy=policy, play=play)), as_json)
+                                                   policy=policy, play=play, bid_trust=bid_trust,
+                                                   play_trust=play_trust)), as_json)
         return
     if played:
         raise click.UsageError(f"--played is for play advice, once the bidding is over: give all {players} bids "
                                f"in --bids (seat 1 first, yours included)")
     from wizsim.advisor import advise as advise_bid
-    from wizsim.sim.candidates import candidate_rounds_kernel, choice_frequencies
+    from wizsim.policies.model import bid_weight
+    from wizsim.sim.candidates import candidate_rounds_kernel
 
-    announce_compile(choice_frequencies if len(hand) == 1 else candidate_rounds_kernel)  # round 1 is enumerated
+    announce_compile(bid_weight if len(hand) == 1 else candidate_rounds_kernel)  # round 1 is enumerated
+    if play_trust is not None:
+        raise click.UsageError("--play-trust is for play advice (the cards the opponents chose): give all "
+                               f"{players} bids in --bids")
     echo(run_interruptibly(lambda: advise_bid(hand, trump, seat, players, bids=bids, hook=hook, trump_card=trump_card,
-                                              samples=samples, seed=seed, policy=policy, play=play)), as_json)
+                                              samples=samples, seed=seed, policy=policy, play=play,
+                                              bid_trust=bid_trust)), as_json)
 
 
 @main.command(epilog=epilog("wizsim tournament --players 4 --policies heuristic,random --games 20000 --seed 1"))

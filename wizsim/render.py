@@ -13,7 +13,6 @@ import json
 import click
 import numpy as np
 
-from wizsim.policies import policy_entry
 from wizsim.stats import json_safe
 
 
@@ -118,7 +117,8 @@ def render_advice(a) -> str:
         f"Hand {q['hand']}  |  seat {q['seat']} of {q['players']}"
         f"{' (dealer)' if q['seat'] == q['players'] else ''}  |  trump {q['trump']}{turned}  |  "
         f"earlier bids {bids}  |  hook {'on' if q['hook'] else 'off'}",
-        f"Opponents play the {a.policy} policy; your cards are played to make your bid ({a.player_policy} play).",
+        f"Opponents modelled as {a.policy} (bids trusted {a.bid_trust:g}); your cards are played to make your bid "
+        f"({a.player_policy} play).",
         "",
         f"  {'bid':>3}  {'P(make it)':>10}  {'exp. score':>10}  {'95% interval':>16}  {'exp. tricks':>11}",
     ]
@@ -168,16 +168,19 @@ def _method_line(a) -> str:
         how = f"Exact: round 1 play is forced, all {a.samples:,} deals consistent with what you know were enumerated"
     else:
         how = f"Monte Carlo: {a.samples:,} simulated deals per bid, the same deals for every bid (seed {a.seed})"
-        if a.capped:
+        if a.timed_out:
+            how += ("; stopped at the time limit before the best bid was clear (the deal count then depends on "
+                    "the machine, not only the seed)")
+        elif a.capped:
             how += "; stopped at the work budget (about 3 s) before the best bid was clear"
         if a.conditioned:
-            how += (f"; conditioned on what the opponents revealed: {a.samples:,} of {a.tried:,} deals accepted "
-                    f"(effective sample size {a.ess:,})")
+            how += (f"; weighed by what the opponents revealed: {a.samples:,} of {a.tried:,} deals kept "
+                    f"(effective sample size {a.ess:,.0f})")
     q = a.question
-    if q["earlier_bids"] and not a.conditioned and policy_entry(a.policy).hand_blind:
-        how += (f"; the {a.policy} policy bids without looking at its cards, so the earlier bids say nothing "
-                f"about them")
-    return f"{how}. {a.seconds:.2f} s."
+    if q["earlier_bids"] and not a.conditioned:
+        how += "; under the opponents' model their bids say nothing about their cards"
+    out = f"{how}. {a.seconds:.2f} s."
+    return out + (f"\nWarning: {a.warning}." if a.warning else "")
 
 
 def render_play_advice(a) -> str:
@@ -192,7 +195,8 @@ def render_play_advice(a) -> str:
         f"  |  trump {q['trump']}{turned}  |  bids {bids} (yours {q['bids'][me]})  |  hook {'on' if q['hook'] else 'off'}",
         f"Played: {q['played'] or 'nothing yet'}  |  trick {trick_no} of {_round_size(q)}",
         f"Tricks taken: {taken}",
-        f"Opponents play the {a.policy} policy; your later cards are played to make your bid ({a.play} play).",
+        f"Opponents modelled as {a.policy} (bids trusted {a.bid_trust:g}, cards {a.play_trust:g}); your later "
+        f"cards are played to make your bid ({a.play} play).",
         "",
         f"  {'card':>4}  {'P(make bid)':>11}  {'exp. score':>10}  {'95% interval':>16}  {'exp. tricks':>11}",
     ]
@@ -219,17 +223,46 @@ def _play_method_line(a) -> str:
         how = (f"Exact: all {a.tried:,} deals of the unseen cards consistent with the cards seen and the voids "
                f"shown were enumerated")
         if a.conditioned:
-            how += f"; {a.samples:,} of them match the bids as the {a.policy} policy bids"
+            how += (f"; each weighed by how likely the opponents' bids and cards are on it (effective sample size "
+                    f"{a.ess:,.0f})")
     else:
         how = f"Monte Carlo: {a.samples:,} simulated deals, the same deals for every card (seed {a.seed})"
+        if a.timed_out:
+            how += "; stopped at the time limit (the deal count then depends on the machine, not only the seed)"
         if a.conditioned:
-            how += (f"; each deal matches the bids as the {a.policy} policy bids ({a.tried:,} drawn for "
-                    f"{a.samples:,} kept)")
-    if a.conditioned and a.tolerance:
-        how += (f"; no deal matched the bids exactly, so they were matched within {a.tolerance} "
-                f"trick{'s' if a.tolerance != 1 else ''}")
-    return f"{how}. {a.seconds:.2f} s."
+            how += (f"; weighed by what the opponents revealed: {a.samples:,} of {a.tried:,} drawn kept "
+                    f"(effective sample size {a.ess:,.0f})")
+    out = f"{how}. {a.seconds:.2f} s."
+    return out + (f"\nWarning: {a.warning}." if a.warning else "")
 
 
-TEXT_RENDERERS = {"Summary": render_summary, "RunReport": render_dataset_report,
+def render_trump_advice(a) -> str:
+    q = a.question
+    lines = [
+        f"Hand {q['hand']}  |  dealer (seat {q['seat']} of {q['players']})  |  a Wizard turned up: name the trump"
+        f"  |  hook {'on' if q['hook'] else 'off'}",
+        f"Opponents modelled as {a.policy}; each suit is valued by your best bid's expected score.",
+        "",
+        f"  {'suit':>4}  {'best bid':>8}  {'exp. score':>10}  {'95% interval':>16}",
+    ]
+    for row in a.rows():
+        interval = "exact" if a.method == "exact" else f"[{_signed(row['ev_low'])}, {_signed(row['ev_high'])}]"
+        text = f"{row['suit']:>4}  {row['best_bid']:>8}  {_signed(row['ev']):>10}  {interval:>16}"
+        close = a.close_call and row["suit"] in a.close_call
+        if row["suit"] == a.best_suit:
+            lines.append(click.style(f"> {text}   <- name {a.best_suit}{' (close call)' if close else ''}", bold=True))
+        elif close:
+            lines.append(f"~ {text}   (within precision of {a.best_suit})")
+        else:
+            lines.append(f"  {text}")
+    lines.append("")
+    if a.method == "exact":
+        lines.append(f"Exact: round 1, all {a.samples:,} deals enumerated for each suit. {a.seconds:.2f} s.")
+    else:
+        lines.append(f"Monte Carlo: {a.samples:,} simulated deals, the same deals for every suit and bid "
+                     f"(seed {a.seed}). {a.seconds:.2f} s.")
+    return "\n".join(lines)
+
+
+TEXT_RENDERERS = {"TrumpAdvice": render_trump_advice, "Summary": render_summary, "RunReport": render_dataset_report,
                   "TournamentResult": render_tournament, "Advice": render_advice, "PlayAdvice": render_play_advice}

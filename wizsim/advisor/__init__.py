@@ -11,5 +11,7 @@ from wizsim.advisor.advice import Advice, PlayAdvice
 from wizsim.advisor.bid import advise
 from wizsim.advisor.play import advise_play
 from wizsim.advisor.question import AdviceError, Question, make_question
+from wizsim.advisor.trump import TrumpAdvice, advise_trump
 
-__all__ = ["Advice", "AdviceError", "PlayAdvice", "Question", "advise", "advise_play", "make_question"]
+__all__ = ["Advice", "AdviceError", "PlayAdvice", "Question", "TrumpAdvice", "advise", "advise_play", "advise_trump",
+           "make_question"]

@@ -47,15 +47,14 @@ class Advice:
     # included; [] when the best stands apart); None for exact answers, which have no sampling error.
     close_call: list[int] | None = None
     capped: bool = False  # stopped by the work budget before the best bid was clear
+    ess: float | None = None  # effective sample size of the weighted deals (None: ``samples``)
+    warning: str | None = None  # what was heard is unlikely under the opponents' model (one line)
+    bid_trust: float = 1.0
+    timed_out: bool = False  # default precision stopped by the wall clock, not the work budget
 
     @property
     def r(self) -> int:
         return self.p_tricks.shape[0] - 1
-
-    @property
-    def ess(self) -> int:
-        """Effective sample size: rejection sampling keeps unweighted deals, so it is ``samples``."""
-        return self.samples
 
     @property
     def p_exact(self) -> np.ndarray:
@@ -86,8 +85,10 @@ class Advice:
 
     def to_dict(self) -> dict:
         """The CONTRACT.md JSON object."""
-        return {"phase": "bid", **self.question, "best_bid": int(self.best_bid), "method": self.method, "samples": int(self.samples),
-                "table": self.rows(), "close_call": self.close_call}
+        return {"phase": "bid", **self.question, "best_bid": int(self.best_bid), "method": self.method,
+                "samples": int(self.samples), "table": self.rows(), "close_call": self.close_call,
+                "ess": json_float(self.ess if self.ess is not None else self.samples), "policy": self.policy,
+                "bid_trust": self.bid_trust, "warning": self.warning}
 
 
 PLAY_COLUMNS = ("card", "p_make", "ev", "ev_low", "ev_high", "expected_tricks")
@@ -118,9 +119,13 @@ class PlayAdvice:
     seed: int | None
     policy: str  # the opponents' policy
     play: str  # the policy playing the player's own later cards
-    conditioned: bool  # the opponents' bids were conditioned on
-    tolerance: int = 0  # ... within this many tricks (more than 0 when no deal matched them exactly)
+    conditioned: bool  # the opponents' bids (or cards) were weighed
     seconds: float = 0.0
+    ess: float | None = None  # effective sample size of the weighted worlds (None: ``samples``)
+    warning: str | None = None  # what was seen is unlikely under the opponents' model (one line)
+    bid_trust: float = 1.0
+    play_trust: float = 0.0
+    timed_out: bool = False  # default precision stopped by the wall clock, not the work budget
 
     @property
     def best_index(self) -> int:
@@ -154,7 +159,9 @@ class PlayAdvice:
     def to_dict(self) -> dict:
         """The CONTRACT.md JSON object."""
         return {**self.question, "best_card": self.best_card, "method": self.method, "samples": int(self.samples),
-                "table": self.rows()}
+                "table": self.rows(), "ess": json_float(self.ess if self.ess is not None else self.samples),
+                "policy": self.policy, "bid_trust": self.bid_trust, "play_trust": self.play_trust,
+                "warning": self.warning}
 
 
 def best_allowed(ev: np.ndarray, allowed: np.ndarray) -> int:

@@ -1,9 +1,10 @@
 """``advise``: the bid advice for one question, exact in round 1 and by Monte Carlo otherwise.
 
 ``advise(hand, trump, seat, players=4, *, bids=None, hook=False, trump_card=None, samples=None,
-seed=None, policy=None, play=None) -> Advice`` (CONTRACT.md). ``policy`` is the opponents' policy
-(default ``DEFAULT_OPPONENTS``); the player's own cards are played to its bid by ``play``'s bid-aware
-play (default ``PLAYER_POLICY``).
+seed=None, policy=None, play=None, bid_trust=None) -> Advice`` (CONTRACT.md). ``policy`` is the
+opponents' model (one name, or one per other seat; default ``DEFAULT_OPPONENTS``) and ``bid_trust``
+how far their heard bids are trusted (``advisor.opponents``); the player's own cards are played to its
+bid by ``play``'s bid-aware play (default ``PLAYER_POLICY``).
 """
 
 from __future__ import annotations
@@ -13,27 +14,28 @@ import time
 import numpy as np
 
 from wizsim.advisor.advice import Advice, best_allowed
+from wizsim.advisor.opponents import DEFAULT_OPPONENTS, OpponentModel, check_trust, opponent_names
 from wizsim.advisor.question import AdviceError, check_memory, check_policy_name, check_sampling, make_question
 from wizsim.config import check_seed
 from wizsim.rules.api import score
 from wizsim.stats import Z95
 
-DEFAULT_OPPONENTS = "heuristic"
 PLAYER_POLICY = "heuristic"
 METHODS = ("auto", "exact", "monte-carlo")
 
 
 def advise(hand, trump, seat, players=4, *, bids=None, hook=False, trump_card=None, samples=None, seed=None,
-           policy=None, method="auto", max_samples=None, play=None) -> Advice:
+           policy=None, method="auto", max_samples=None, play=None, bid_trust=None) -> Advice:
     """Advise a bid (CONTRACT.md). ``method`` "auto" enumerates round 1 exactly and samples otherwise;
     "monte-carlo" forces sampling (to check the sampler against the exact answer). ``max_samples``
     overrides the default-precision cap. ``play`` is the policy that plays the player's own cards in
     the candidate rounds (default ``PLAYER_POLICY``)."""
     started = time.perf_counter()
     player_policy = check_policy_name(play, "play", PLAYER_POLICY)
-    policy = check_policy_name(policy, "policy", DEFAULT_OPPONENTS)
-    q = make_question(hand, trump, seat, players, bids=bids, hook=hook, trump_card=trump_card, policy=policy,
-                      player_policy=player_policy)
+    bid_trust = check_trust(bid_trust, "bid_trust")
+    q = make_question(hand, trump, seat, players, bids=bids, hook=hook, trump_card=trump_card,
+                      policy=DEFAULT_OPPONENTS, player_policy=player_policy)
+    model = OpponentModel.build(opponent_names(policy, q.players, q.seat), q.seat - 1, player_policy, bid_trust, 0.0)
     samples, max_samples = check_sampling(samples, max_samples, method, METHODS)
     check_memory({"samples": samples, "max_samples": max_samples}, q.r + 1)
     if method == "exact" and q.r != 1:
@@ -47,25 +49,29 @@ def advise(hand, trump, seat, players=4, *, bids=None, hook=False, trump_card=No
     if r == 1 and method != "monte-carlo":
         from wizsim.advisor.exact import exact_round_one
 
-        res = exact_round_one(q)
+        res = exact_round_one(q, model)
         p_tricks = np.tile([1.0 - res.p_win, res.p_win], (2, 1))
         ev = _expected_scores(p_tricks)
         advice = Advice(q.describe(), best_allowed(ev, allowed), allowed, p_tricks, ev, ev.copy(), ev.copy(),
-                        "exact", res.n_deals, res.n_deals, None, q.policy, q.player_policy,
-                        bool(q.earlier_bids) or q.dealer_named_trump)
+                        "exact", res.n_deals, res.n_deals, None, model.opponents_label(), q.player_policy,
+                        res.conditioned, warning=res.warning, bid_trust=bid_trust)
     else:
-        from wizsim.advisor.sampling import close_call, sample, scores_of
+        from wizsim.advisor.sampling import close_call, sample, scores_of, weighted_mean_se
 
-        got = sample(q, seed, samples=samples, allowed=allowed, max_samples=max_samples)
+        got = sample(q, model, seed, samples=samples, allowed=allowed, max_samples=max_samples)
         n = got.tricks.shape[0]
-        p_tricks = np.stack([np.bincount(got.tricks[:, b], minlength=r + 1)[: r + 1] / n for b in bids_range])
+        w = got.weights if got.weights is not None else np.ones(n)
+        p_tricks = np.stack([np.bincount(got.tricks[:, b], weights=w, minlength=r + 1)[: r + 1] / w.sum()
+                             for b in bids_range])
         scores = scores_of(got.tricks)
-        ev = scores.mean(axis=0)
-        half = Z95 * scores.std(axis=0, ddof=1) / np.sqrt(n) if n > 1 else np.full(r + 1, np.inf)
+        ev, se = weighted_mean_se(scores.astype(np.float64), got.weights)
+        half = Z95 * se
         advice = Advice(q.describe(), best_allowed(ev, allowed), allowed, p_tricks, ev, ev - half, ev + half,
-                        "monte-carlo", n, got.tried, seed, q.policy, q.player_policy, got.conditioned)
-        advice.close_call = close_call(scores, allowed, got.z)
+                        "monte-carlo", n, got.tried, seed, model.opponents_label(), q.player_policy, got.conditioned,
+                        ess=got.ess, warning=got.warning, bid_trust=bid_trust)
+        advice.close_call = close_call(scores, allowed, got.z, got.weights)
         advice.capped = got.capped
+        advice.timed_out = got.timed_out
     advice.seconds = time.perf_counter() - started
     return advice
 

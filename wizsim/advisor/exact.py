@@ -3,10 +3,10 @@
 The player takes the trick or not, whatever it bids, so everything follows from one number, the
 chance that the player's card wins. It is a sum over the opponents' cards (and over the turned-up
 card when only its suit or "none" is known, RULES.md 3), each deal weighted by how likely the heard
-earlier bids (and a dealer's named suit on a turned-up Wizard) are under the opponents' policy given
-that seat's card. In round 1 those choices depend on that seat's single card and public information
-only, so the weight is the policy's own bid kernel evaluated per card (``choice_frequencies``): 0 or 1
-for a deterministic policy, hence exact; a policy whose bid ignores its hand weighs nothing.
+earlier bids (and a dealer's named suit on a turned-up Wizard) are under the opponents' model given
+that seat's card (``policies.model``). In round 1 those choices depend on that seat's single card and
+public information only, so each seat's weight is a function of its card: the model's likelihood is an
+exact probability, and so is the answer; a blind model (or ``bid_trust`` 0) weighs nothing.
 
 To keep six players cheap, the unknown cards are grouped into classes that are interchangeable for
 the question "does the player's card win?" (its *role*: Wizard, Jester, higher or lower trump, higher
@@ -21,17 +21,18 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from wizsim.bits import bit
 from wizsim.cards import FIRST_JESTER, FIRST_WIZARD, N_RANKS, mask_to_cards
-from wizsim.policies import make_slots, policy_entry
+from wizsim.policies.model import MODEL_BLIND, bid_weight, model_bid, named_trump_likelihood
 from wizsim.rules.kernels import trick_winners
-
-N_REPS = 64  # play streams per card when asking a policy for its choice (exact for deterministic ones)
 
 
 @dataclass
 class ExactResult:
     p_win: float  # chance that the player takes the trick
     n_deals: int  # deals consistent with what the player knows (nonzero weight)
+    conditioned: bool = False  # some seat's choice was weighed
+    warning: str | None = None  # the heard choices are impossible under the model (trust 1): ignored
 
 
 def role(card: int, u: int, trump: int) -> int:
@@ -58,29 +59,24 @@ def role(card: int, u: int, trump: int) -> int:
     return 5  # another suit: harmless unless it sets the led suit, and then any of them does
 
 
-def seat_weights(q, turn_up: int, cards: np.ndarray) -> dict[int, np.ndarray]:
-    """0-based seat -> weight of each card in ``cards`` (the chance of what that seat was heard doing)."""
-    from wizsim.sim.candidates import choice_frequencies
-
+def seat_weights(q, model, turn_up: int, cards: np.ndarray) -> dict[int, np.ndarray]:
+    """0-based seat -> weight of each card in ``cards`` (the model's likelihood of what that seat was
+    heard doing, holding that one card)."""
     weights: dict[int, np.ndarray] = {}
-    if policy_entry(q.policy).hand_blind:
+    if model.bid_trust <= 0:
         return weights
-    slots = make_slots([q.policy])
-    kind, params, table = slots.kinds[0], slots.params[0], slots.table
-    ids = cards.astype(np.int8)
-    if q.earlier_bids:
-        bids = np.full(q.players, -1, np.int8)
-        for s, heard in enumerate(q.earlier_bids):
-            out = np.empty(len(ids), np.float64)
-            choice_frequencies(kind, params, table, s, q.players, 1, ids, turn_up, q.trump, bids, -1,
-                               heard, False, N_REPS, out)
-            weights[s] = out
-            bids[s] = heard
-    if q.dealer_named_trump:
-        out = np.empty(len(ids), np.float64)
-        choice_frequencies(kind, params, table, q.players - 1, q.players, 1, ids, turn_up, q.trump,
-                           np.full(q.players, -1, np.int8), -1, q.trump, True, N_REPS, out)
-        weights[q.players - 1] = out
+    bids = np.full(q.players, -1, np.int8)
+    for s, heard in enumerate(q.earlier_bids or ()):
+        if model.kinds[s] != MODEL_BLIND:
+            weights[s] = np.array([bid_weight(model_bid(model.kinds[s], model.params[s], model.table, s, q.players, 1,
+                                                        bit(int(c)), turn_up, q.trump, bids, -1), heard, 1, -1,
+                                              model.bid_trust) for c in cards])
+        bids[s] = heard
+    dealer = q.players - 1
+    if q.dealer_named_trump and model.kinds[dealer] != MODEL_BLIND:
+        w = np.array([named_trump_likelihood(model.kinds[dealer], model.params[dealer], model.table, model.bid_trust,
+                                             q.players, 1, bit(int(c)), q.trump) for c in cards])
+        weights[dealer] = weights.get(dealer, 1.0) * w
     return weights
 
 
@@ -91,8 +87,19 @@ def _falling(n: int, m: int) -> float:
     return out
 
 
-def exact_round_one(q) -> ExactResult:
-    """The chance that the player's single card takes the trick, given everything ``q`` knows."""
+def exact_round_one(q, model) -> ExactResult:
+    """The chance that the player's single card takes the trick, given everything ``q`` knows and the
+    opponents' ``model`` (``advisor.opponents.OpponentModel``). Heard choices that the model finds
+    impossible (only at trust 1) are ignored, with a warning: a legal state always gets an answer."""
+    res = _enumerate(q, model, weigh=True)
+    if res.n_deals == 0:
+        res = _enumerate(q, model, weigh=False)
+        res.warning = (f"what the opponents did is impossible for their model ({model.opponents_label()}) at "
+                       f"bid_trust {model.bid_trust:g}: it is ignored and the answer rests on the cards alone")
+    return res
+
+
+def _enumerate(q, model, weigh: bool) -> ExactResult:
     assert q.r == 1
     card = q.hand[0]
     seat0 = q.seat - 1
@@ -101,9 +108,11 @@ def exact_round_one(q) -> ExactResult:
     num = 0.0
     den = 0.0
     n_deals = 0
+    conditioned = False
     for turn_up in turn_ups:
         unknown = mask_to_cards(q.unknown_mask & ~(1 << turn_up)).astype(np.int64)
-        w = seat_weights(q, turn_up, unknown)
+        w = seat_weights(q, model, turn_up, unknown) if weigh else {}
+        conditioned = conditioned or bool(w)
         cond = sorted(w)
         keys = [(role(card, int(u), q.trump),) + tuple(float(w[s][i]) for s in cond) for i, u in enumerate(unknown)]
         classes = sorted(set(keys))
@@ -134,9 +143,5 @@ def exact_round_one(q) -> ExactResult:
         den += float(weight.sum())
         n_deals += int(round(ways[weight > 0].sum()))
     if den <= 0:
-        from wizsim.advisor.question import AdviceError
-
-        raise AdviceError(f"the earlier bids {list(q.earlier_bids or [])} are impossible for the {q.policy} policy "
-                          f"with the cards left")
-    return ExactResult(num / den, n_deals)
-
+        return ExactResult(0.0, 0, conditioned)
+    return ExactResult(num / den, n_deals, conditioned)

@@ -48,15 +48,18 @@ COUNT_STATES_LIMIT = 50_000
 # cores), and what drawing one world costs in those units (each opponent's bid is asked once).
 MAX_WORK = 4_000_000
 MIN_CAP = 1_000
+TIME_LIMIT = 0.75  # the documented 0.5 s, plus half: see advisor.sampling.TIME_LIMIT
 
 
 @dataclass
 class Evaluation:
     tricks: np.ndarray  # (n, k) int8: the player's tricks at the end of the round, per world and card
-    tried: int  # worlds drawn or enumerated, accepted or not
+    tried: int  # worlds drawn or enumerated, kept or not
     method: str
     conditioned: bool
-    tolerance: int = 0  # the heard bids were matched within this many tricks
+    weights: np.ndarray | None = None  # (n,) the worlds' weights under the opponents' model (None: all 1)
+    warning: str | None = None
+    timed_out: bool = False
 
 
 def _other_seats(q: PlayQuestion) -> list[int]:
@@ -190,9 +193,10 @@ def enumerate_deals(q: PlayQuestion) -> tuple[np.ndarray, np.ndarray]:
 def play_kernels() -> tuple:
     """The kernels a play-advice call runs (for the CLI's first-run compile notice)."""
     from wizsim.sim.evaluation import evaluate_worlds_kernel
+    from wizsim.sim.evidence import world_likelihoods_kernel
     from wizsim.sim.worlds import sample_worlds_kernel
 
-    return (sample_worlds_kernel, evaluate_worlds_kernel)
+    return (sample_worlds_kernel, world_likelihoods_kernel, evaluate_worlds_kernel)
 
 
 def _deterministic(name: str) -> bool:
@@ -202,16 +206,10 @@ def _deterministic(name: str) -> bool:
     return policy_entry(name).deterministic_play
 
 
-def _hand_blind(name: str) -> bool:
-    from wizsim.policies import policy_entry
-
-    return policy_entry(name).hand_blind
-
-
-def _dealer_named_trump(q: PlayQuestion) -> bool:
-    """An opponent dealer named the trump on a turned-up Wizard, and its policy reads its hand."""
+def _named_suit(q: PlayQuestion) -> int:
+    """The suit an opponent dealer named on a turned-up Wizard (evidence about its hand), else -2."""
     wizard = q.trump_card is not None and FIRST_WIZARD <= q.trump_card < FIRST_JESTER
-    return wizard and q.me != q.players - 1 and not _hand_blind(q.policy)
+    return q.trump if wizard and q.me != q.players - 1 else -2
 
 
 def _score(bid: int, tricks: np.ndarray) -> np.ndarray:
@@ -220,8 +218,62 @@ def _score(bid: int, tricks: np.ndarray) -> np.ndarray:
     return score(bid, tricks)
 
 
-def _exact(q: PlayQuestion, state, candidates: np.ndarray, seed: int) -> Evaluation:
-    from wizsim.advisor.evidence import worlds_evidence
+def _conditioned(q: PlayQuestion, model) -> bool:
+    """Whether anything the opponents did is weighed under ``model``."""
+    others = [s for s in range(q.players) if s != q.me]
+    reads_play = model.play_trust > 0 and len(q.played) > 0 and any(model.kinds[s] for s in others)
+    return model.reads_bids(others) or reads_play or (_named_suit(q) >= 0 and model.bid_trust > 0
+                                                      and bool(model.kinds[q.players - 1]))
+
+
+def weigh_worlds(q: PlayQuestion, state, model, worlds, turn_ups, seed: int, first_index: int):
+    """(likelihood, acceptance draw, model bids) of each world under the opponents' ``model``."""
+    from wizsim.sim.evidence import world_likelihoods_kernel
+
+    a = state.kernel_args()
+    n = len(worlds)
+    like, u = np.zeros(n), np.zeros(n)
+    model_bids = np.zeros((n, q.players), np.int8)
+    order = np.array(q.played or (0,), np.int8)
+    if n:
+        world_likelihoods_kernel(np.uint64(seed), np.int64(first_index), np.ascontiguousarray(worlds, np.uint64),
+                                 np.ascontiguousarray(turn_ups, np.int8), a["seat_played"], a["players"], a["r"],
+                                 a["hook"], a["me"], a["trump"], a["bids"], model.kinds, model.params, model.table,
+                                 float(model.bid_trust), float(model.play_trust), order, np.int64(len(q.played)),
+                                 np.int64(_named_suit(q)), like, u, model_bids)
+    return like, u, model_bids
+
+
+def _bound(q: PlayQuestion, state, model) -> float:
+    """The largest likelihood a world can give what the opponents did (a card weighs at most 1)."""
+    from wizsim.policies.model import bids_bound, named_trump_bound
+
+    a = state.kernel_args()
+    bound = bids_bound(model.kinds, float(model.bid_trust), a["players"], a["r"], a["hook"], a["me"], a["bids"],
+                       a["players"])
+    return float(bound * (named_trump_bound(float(model.bid_trust)) if _named_suit(q) >= 0 else 1.0))
+
+
+def _warning(q: PlayQuestion, model, like: np.ndarray, model_bids: np.ndarray, c: float) -> str | None:
+    from wizsim.advisor.sampling import UNLIKELY_SHARE
+
+    if not (like > 0).any():
+        return (f"what the opponents did is impossible for their model ({model.opponents_label()}) at the trust "
+                f"given: it counts only where a world allows it, else the answer rests on the cards alone")
+    odd = []
+    for s in range(q.players):
+        col = model_bids[:, s]
+        if s != q.me and (col >= 0).any():
+            if (np.abs(col.astype(np.int64) - q.bids[s]) <= 1).mean() < UNLIKELY_SHARE:
+                odd.append(f"seat {s + 1}'s bid of {q.bids[s]}")
+    if not odd:
+        return None
+    return (f"{' and '.join(odd)} {'is' if len(odd) == 1 else 'are'} unlikely for the opponents' model "
+            f"({model.opponents_label()}): {'it counts' if len(odd) == 1 else 'they count'} for less, the cards "
+            f"for more")
+
+
+def _exact(q: PlayQuestion, state, model, candidates: np.ndarray, seed: int) -> Evaluation:
     from wizsim.sim.evaluation import evaluate_worlds
 
     worlds, turn_ups = enumerate_deals(q)
@@ -229,97 +281,157 @@ def _exact(q: PlayQuestion, state, candidates: np.ndarray, seed: int) -> Evaluat
     if tried == 0:
         raise AdviceError("no deal of the unseen cards fits what was played: the seats that showed a void "
                           "cannot hold the cards left")
-    # As the sampler does: when no deal matches the bids exactly (opponents who bid unlike the
-    # policy), the bids are matched within one trick more, and so on; every deal shares one tolerance.
-    for tolerance in range(q.r + 1):
-        keep = worlds_evidence(state, worlds, turn_ups, q.policy, tolerance)
-        if keep.any():
-            break
-    tricks = evaluate_worlds(state, worlds[keep], turn_ups[keep], candidates, q.policy, q.play, seed)
-    return Evaluation(tricks, tried, "exact", bool((~keep).any()), tolerance)
+    weights, warning = None, None
+    conditioned = _conditioned(q, model)
+    if conditioned:
+        like, _, model_bids = weigh_worlds(q, state, model, worlds, turn_ups, seed, 0)
+        warning = _warning(q, model, like, model_bids, float(like.max()))
+        keep = like > 0 if like.max() > 0 else np.ones(tried, bool)
+        worlds, turn_ups = worlds[keep], turn_ups[keep]
+        weights = like[keep] if like.max() > 0 else None
+    tricks = evaluate_worlds(state, worlds, turn_ups, candidates, seed=seed, names=model.names)
+    return Evaluation(tricks, tried, "exact", conditioned, weights, warning)
 
 
-def _monte_carlo(q: PlayQuestion, state, candidates: np.ndarray, seed: int, samples: int | None,
+def _monte_carlo(q: PlayQuestion, state, model, candidates: np.ndarray, seed: int, samples: int | None,
                  max_samples: int | None) -> Evaluation:
-    from wizsim.advisor.sampling import FIRST_BATCH, separated
+    from wizsim.advisor.sampling import FIRST_BATCH, MIN_DEALS, PILOT, _weights, separated, threshold
+    from wizsim.policies import policy_cost
     from wizsim.sim.evaluation import evaluate_worlds
     from wizsim.sim.worlds import sample_worlds
 
+    started = time.perf_counter()
     k = len(candidates)
     plays_left = q.players * q.r - len(q.played)
-    per_world = k * plays_left  # card plays to evaluate one world
-    cap = samples if samples is not None else (max_samples or max(MIN_CAP, MAX_WORK // per_world))
-    want = samples if samples is not None else min(FIRST_BATCH, cap)
+    per_play = float(np.mean([policy_cost(n) for n in model.names]))
+    per_world = k * plays_left * per_play  # heuristic card plays to evaluate one world
+    per_draw = (q.players - 1) * (1 + len(q.played) // q.players)  # model decisions asked per world weighed
+    floor = MIN_CAP if per_play <= 1 else MIN_DEALS
+    cap = samples if samples is not None else (max_samples or max(floor, int(MAX_WORK // per_world)))
+    want = samples if samples is not None else min(FIRST_BATCH, cap, max(1, int(MAX_WORK / 4 / per_world)))
     allowed = np.ones(k, bool)
+    conditioned = _conditioned(q, model)
     parts: list[np.ndarray] = []
-    have = tried = work = look = tolerance = 0
+    wparts: list[np.ndarray] = []
+    have = drawn = work = look = 0
+    c = None
+    warning = None
+    rate = 1.0
     bid = q.bids[q.me]
+    max_drawn = 400 * cap + 10_000
+    timed_out = False
     while True:
-        n = want - have
-        worlds, turn_ups, tries, tol = sample_worlds(state, n, seed, first_index=have, policy=q.policy)
-        tolerance = max(tolerance, tol)
-        tricks = evaluate_worlds(state, worlds, turn_ups, candidates, q.policy, q.play, seed, first_index=have)
+        if samples is None and have and time.perf_counter() - started > TIME_LIMIT:
+            timed_out = True
+            break
+        need = want - have
+        n = need if not conditioned else int(min(max(need / max(rate, 1e-3) * 1.1, FIRST_BATCH), 1_000_000))
+        n = min(n, max_drawn - drawn)
+        if n <= 0:
+            break
+        worlds, turn_ups = sample_worlds(state, n, seed, first_index=drawn)
+        if conditioned:
+            like, u, model_bids = weigh_worlds(q, state, model, worlds, turn_ups, seed, drawn)
+            if c is None:
+                c = threshold(like[:PILOT], _bound(q, state, model))
+                warning = _warning(q, model, like, model_bids, c)
+            acc = u * c < like
+            w = np.maximum(like / c, 1.0)
+            kept = np.flatnonzero(acc)[:need]
+            used = int(kept[-1]) + 1 if len(kept) == need else n
+        else:
+            kept = np.arange(n)
+            w = np.ones(n)
+            used = n
+        tricks = evaluate_worlds(state, worlds[kept], turn_ups[kept], candidates, seed=seed, first_index=drawn,
+                                 names=model.names)
         parts.append(tricks)
-        have += n
-        tried += int(np.sum(tries))
-        work += n * per_world + int(np.sum(tries)) * (q.players - 1)
-        if samples is not None or have >= cap:
+        wparts.append(w[kept])
+        have += len(kept)
+        drawn += used
+        rate = max(have, 1) / max(drawn, 1)
+        work += len(kept) * per_world + used * (q.players - 1 + per_draw)
+        if have < want and (samples is not None or 2 * work <= MAX_WORK):
+            continue
+        if samples is not None or have >= cap or not have:
             break
         all_tricks = np.concatenate(parts)
         parts = [all_tricks]
-        if separated(_score(bid, all_tricks), allowed, look):
+        weights = _weights(wparts)
+        wparts = [weights if weights is not None else np.ones(len(all_tricks))]
+        if separated(_score(bid, all_tricks), allowed, look, weights):
             break
         if 2 * work > MAX_WORK:  # the next batch (as many worlds again) would overrun the budget
             break
         look += 1
         want = min(2 * want, cap)
-    return Evaluation(np.concatenate(parts), tried, "monte-carlo", not _hand_blind(q.policy), tolerance)
+    tricks = np.concatenate(parts)
+    if len(tricks) == 0 and conditioned:  # hard evidence no world met: the cards alone
+        from dataclasses import replace
+
+        got = _monte_carlo(q, state, replace(model, bid_trust=0.0, play_trust=0.0), candidates, seed, samples,
+                           max_samples)
+        got.tried += drawn
+        got.warning = (f"no world of {drawn:,} drawn has the opponents' model ({model.opponents_label()}) doing what "
+                       f"they did at the trust given: it is ignored and the answer rests on the cards alone")
+        return got
+    return Evaluation(tricks, drawn, "monte-carlo", conditioned, _weights(wparts), warning, timed_out)
 
 
 def advise_play(hand, trump, seat, players=4, *, bids, played=(), hook=False, trump_card=None, samples=None,
-                seed=None, policy=None, play=None, method="auto", max_samples=None) -> PlayAdvice:
+                seed=None, policy=None, play=None, method="auto", max_samples=None, bid_trust=None,
+                play_trust=None) -> PlayAdvice:
     """Advise a card (CONTRACT.md, "Play advice"). ``method`` "auto" enumerates where the module docstring
     says and samples otherwise; "exact" insists on enumeration and "monte-carlo" forces sampling (to
-    check one against the other). ``max_samples`` overrides the default-precision cap."""
+    check one against the other). ``max_samples`` overrides the default-precision cap. ``policy``: the
+    opponents' model (one name or one per other seat), ``bid_trust`` / ``play_trust``: how far their bids
+    and their cards are trusted (``advisor.opponents``)."""
+    from wizsim.advisor.opponents import OpponentModel, check_trust, opponent_names
     from wizsim.config import check_seed
 
     started = time.perf_counter()
-    policy = check_policy_name(policy, "policy", "heuristic")
     play = check_policy_name(play, "play", "heuristic")
+    bid_trust = check_trust(bid_trust, "bid_trust")
+    play_trust = check_trust(play_trust, "play_trust")
     q = make_play_question(hand, trump, seat, players, bids=bids, played=played, hook=hook, trump_card=trump_card,
-                           policy=policy, play=play)
+                           policy="heuristic", play=play)
+    model = OpponentModel.build(opponent_names(policy, q.players, q.seat), q.me, play, bid_trust, play_trust)
     samples, max_samples = check_sampling(samples, max_samples, method, METHODS)
     seed = check_seed(seed)
     candidates = q.legal_cards
     check_memory({"samples": samples, "max_samples": max_samples}, len(candidates), per_deal=8 * q.players + 24)
     state = q.state()
-    exact_ok = _deterministic(policy) and _deterministic(play) and not _dealer_named_trump(q)
+    exact_ok = all(_deterministic(n) for n in model.names)
     n_deals = count_deals(q) if exact_ok and method != "monte-carlo" else None
     if method == "exact" and (n_deals is None or n_deals > EXACT_LIMIT):
         why = ("a policy involved draws at random" if not exact_ok else
                f"more than {EXACT_LIMIT:,} deals are consistent with what you have seen")
         raise AdviceError(f"exact enumeration is not possible here: {why}")
     if n_deals is not None and n_deals <= EXACT_LIMIT:
-        ev = _exact(q, state, candidates, seed)
+        ev = _exact(q, state, model, candidates, seed)
     else:
-        ev = _monte_carlo(q, state, candidates, seed, samples, max_samples)
-    advice = _advice(q, candidates, ev, seed)
+        ev = _monte_carlo(q, state, model, candidates, seed, samples, max_samples)
+    advice = _advice(q, model, candidates, ev, seed)
     advice.seconds = time.perf_counter() - started
     return advice
 
 
-def _advice(q: PlayQuestion, candidates: np.ndarray, ev: Evaluation, seed: int) -> PlayAdvice:
+def _advice(q: PlayQuestion, model, candidates: np.ndarray, ev: Evaluation, seed: int) -> PlayAdvice:
+    from wizsim.advisor.sampling import effective_size, weighted_mean_se
     from wizsim.stats import Z95
 
     bid = q.bids[q.me]
     n = ev.tricks.shape[0]
-    scores = _score(bid, ev.tricks)
-    mean = scores.mean(axis=0)
+    scores = _score(bid, ev.tricks).astype(np.float64)
+    mean, se = weighted_mean_se(scores, ev.weights)
+    w = ev.weights / ev.weights.max() if ev.weights is not None else np.ones(n)
     if ev.method == "exact":
         low = high = mean
     else:
-        half = Z95 * scores.std(axis=0, ddof=1) / np.sqrt(n) if n > 1 else np.full(len(candidates), np.inf)
-        low, high = mean - half, mean + half
-    return PlayAdvice(q.describe(), candidates, (ev.tricks == bid).mean(axis=0), mean, low, high,
-                      ev.tricks.mean(axis=0), ev.method, n, ev.tried, seed if ev.method != "exact" else None,
-                      q.policy, q.play, ev.conditioned, tolerance=ev.tolerance)
+        low, high = mean - Z95 * se, mean + Z95 * se
+    p_make = (w[:, None] * (ev.tricks == bid)).sum(axis=0) / w.sum()
+    tricks = (w[:, None] * ev.tricks).sum(axis=0) / w.sum()
+    return PlayAdvice(q.describe(), candidates, p_make, mean, low, high, tricks, ev.method, n, ev.tried,
+                      seed if ev.method != "exact" else None, model.opponents_label(), q.play, ev.conditioned,
+                      ess=effective_size(ev.weights, n), warning=ev.warning, bid_trust=model.bid_trust,
+                      play_trust=model.play_trust, timed_out=ev.timed_out)

@@ -1,66 +1,94 @@
-"""Monte Carlo advice: deals drawn from the information set, every candidate bid played on each.
+"""Monte Carlo advice: deals drawn from the information set, weighed by the opponents' model, every
+candidate bid played on each.
 
 Deal ``i`` of a run is round index ``i`` of the seed, the same for every candidate bid (common random
 numbers), so per-deal differences between two bids measure their difference far more precisely than
-either bid alone. Earlier seats whose policy bids from its hand are conditioned on their heard bids by
-rejection (``BID_CONDITION``): the accepted deals are an unweighted sample of the conditioned
-distribution, so the effective sample size is the number accepted. A policy whose bid ignores its
-hand (``random``) tells nothing by its bid; those seats just make the heard bid (``BID_FORCED``).
+either bid alone. What the earlier seats' bids (and an opponent dealer's named suit) tell about their
+cards is weighed by ``policies.model`` (the likelihood of what was heard given the deal, soft unless
+``bid_trust`` is 1) and met by rejection control (``sim.evidence``): kept deals carry weights, mostly 1,
+and every estimate and interval is weighted, with the effective sample size reported. The threshold
+is the 99th percentile of the first batch's likelihoods, so the answer depends only on the seed.
 
-Stopping: with ``samples`` given, exactly that many accepted deals (fewer only when the rejection
-budget runs out). Otherwise deals are added in doubling batches until the paired 95% interval of the
-score difference between the best allowed bid and the runner-up excludes 0, or one work budget for
-the whole call (deals played and deals rejected, ``MAX_CARD_PLAYS``) is spent; the 5% error is spread
-over the successive checks (``look_z``) so the rule as a whole keeps 95%. A stop on the budget with
-the best bids not separated is a close call (``close_call``): the advice names them all.
+Stopping: with ``samples`` given, that many kept deals (fewer only when the draw budget runs out).
+Otherwise deals are added in doubling batches until the paired 95% interval of the score difference
+between the best allowed bid and the runner-up excludes 0, or one work budget for the whole call
+(deals played and deals drawn, ``MAX_CARD_PLAYS``) is spent; the 5% error is spread over the
+successive checks (``look_z``) so the rule as a whole keeps 95%. A stop on the budget with the best
+bids not separated is a close call (``close_call``): the advice names them all.
 """
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from statistics import NormalDist
 
 import numpy as np
 
-from wizsim.advisor.question import AdviceError
-from wizsim.policies import make_slots, policy_entry
+from wizsim.policies import make_slots
 from wizsim.rules.api import score
-from wizsim.sim.candidates import NO_CHECK, candidate_rounds_kernel
-from wizsim.sim.round import BID_CONDITION, BID_FORCED, BID_FREE, TRUMP_BY_RULES
+from wizsim.sim.candidates import candidate_rounds_kernel
+from wizsim.sim.evidence import NO_NAMED, deal_likelihoods_kernel
+from wizsim.sim.round import BID_FORCED, BID_FREE, TRUMP_BY_RULES
 from wizsim.stats import Z95
 
 ALPHA = 0.05
 FIRST_BATCH = 1_000
 # Default precision: one work budget for the whole call, in card plays, covering the deals played
-# (deals x candidate bids x cards per round x players) and the deals drawn and rejected by the
-# conditioning: the heuristic plays about 8 million cards a second on the reference machine's two
-# cores, so a close call stops after about 3 s whatever the round size and however unlikely the
-# heard bids (a 15-card hand: about 30,000 deals).
+# (deals x candidate bids x cards per round x players) and the deals drawn and weighed: the heuristic
+# plays about 8 million cards a second on the reference machine's two cores, so a close call stops
+# after about 3 s whatever the round size and however unlikely the heard bids (a 15-card hand: about
+# 30,000 deals).
 MAX_CARD_PLAYS = 24_000_000
 MIN_CAP = 2_000
-# A drawn deal that the conditioning rejects costs its deal and the earlier seats' bids: about a
-# sixth of a card play per card dealt (measured: 1 million drawn deals a second at 4 players x 12
-# cards, against 8.7 million card plays a second).
+MIN_DEALS = 2  # the smallest first batch, when the policies are slow (search): fewer deals, and it says so
+# A default-precision call stops at this wall-clock time even when the work budget is not spent (a
+# slower machine, a busy one): the documented 3 s, plus half. Only then does the deal count depend on
+# more than the seed, and the answer says so.
+TIME_LIMIT = 4.5
+# A drawn deal that is weighed costs its deal and the earlier seats' model bids: about a sixth of a
+# card play per card dealt (measured: 1 million drawn deals a second at 4 players x 12 cards, against
+# 8.7 million card plays a second).
 DRAWN_DEAL_COST = 1 / 6
-# With a fixed --samples: tried deals per accepted deal wanted, and in absolute terms.
+# With a fixed --samples: drawn deals per kept deal wanted, and in absolute terms.
 MAX_TRIED_FACTOR = 400
 MAX_TRIED = 10_000_000
+THRESHOLD_QUANTILE = 0.99
+PILOT = 1_000  # the first deals of a run, whose likelihoods set rejection control's threshold
+# A heard bid is "unlikely under the model" when fewer drawn deals than this share have the seat's
+# model bid within one trick of it: the answer then says so.
+UNLIKELY_SHARE = 0.01
 
 
 @dataclass
 class Sample:
-    tricks: np.ndarray  # (n, r+1) int8: tricks taken by the player bidding b, per accepted deal
-    tried: int  # deals drawn, accepted or not
-    conditioned: bool  # earlier bids were conditioned on by rejection
+    tricks: np.ndarray  # (n, r+1) int8: tricks taken by the player bidding b, per kept deal
+    weights: np.ndarray | None  # (n,) float64 weights of the kept deals; None when all are 1
+    tried: int  # deals drawn, kept or not
+    conditioned: bool  # the heard bids (or a named suit) were weighed
     z: float = Z95  # critical value of the last precision check (the stopping rule's, see look_z)
     capped: bool = False  # default precision stopped by the work budget (or max_samples), not by separating the bids
+    warning: str | None = None  # the evidence is unlikely under the model (one line), or None
+    timed_out: bool = False  # stopped by the wall clock (``TIME_LIMIT``), not by the work budget
+
+    @property
+    def ess(self) -> float:
+        return effective_size(self.weights, len(self.tricks))
 
 
-def kernel_setup(q):
-    """The fixed parts of ``play_round`` for question ``q`` (seats 0-based in the arrays)."""
+def effective_size(weights, n: int) -> float:
+    """Kish's effective sample size of weighted draws: (sum w)^2 / sum w^2 (n when unweighted)."""
+    if weights is None:
+        return float(n)
+    total = float(weights.sum())
+    return total * total / float((weights * weights).sum()) if total > 0 else 0.0
+
+
+def kernel_setup(q, model):
+    """The fixed parts of ``play_round`` for question ``q`` (seats 0-based in the arrays); ``model`` the
+    ``advisor.opponents.OpponentModel``."""
     players, seat0 = q.players, q.seat - 1
-    names = [q.policy] * players
-    names[seat0] = q.player_policy
+    names = list(model.names)
     slots = make_slots(names)
     seat_slot = np.array([slots.slot_of(n) for n in names], dtype=np.int8)
     fixed_hands = np.zeros(players, np.uint64)
@@ -68,42 +96,72 @@ def kernel_setup(q):
     bid_mode = np.full(players, BID_FREE, np.int8)
     fixed_bids = np.zeros(players, np.int8)
     bid_mode[seat0] = BID_FORCED
-    conditioned = False
+    n_heard = 0
     if q.earlier_bids is not None:
-        blind = policy_entry(q.policy).hand_blind
         for s, b in enumerate(q.earlier_bids):
-            bid_mode[s] = BID_FORCED if blind else BID_CONDITION
+            bid_mode[s] = BID_FORCED
             fixed_bids[s] = b
-        conditioned = not blind and len(q.earlier_bids) > 0
-    trump_check = NO_CHECK
-    if q.dealer_named_trump and not policy_entry(q.policy).hand_blind:
-        trump_check = q.trump
-        conditioned = True
+        n_heard = len(q.earlier_bids)
+    named = NO_NAMED
+    if q.dealer_named_trump and model.bid_trust > 0 and model.kinds[players - 1]:
+        named = q.trump
+    conditioned = model.reads_bids(range(n_heard)) or named != NO_NAMED
     fixed_trump = TRUMP_BY_RULES if q.last_round else q.trump
     pool = np.uint64(q.turn_up_pool if not q.last_round else 0)
     return dict(players=players, r=q.r, hook=q.hook, seat_slot=seat_slot, slots=slots, fixed_hands=fixed_hands,
                 turn_up_pool=pool, fixed_trump=fixed_trump, bid_mode=bid_mode, fixed_bids=fixed_bids, seat=seat0,
-                trump_check=trump_check, conditioned=conditioned)
+                named=named, n_heard=n_heard, conditioned=conditioned, model=model, trump=q.trump)
 
 
-def run_deals(setup, seed: int, first_index: int, n: int, want_hands: bool = False):
-    """Deals ``first_index .. first_index + n - 1``: accepted (n,) bool, tricks (n, r+1) int8, and,
-    with ``want_hands``, turn_up (n,) int8 and hands (n, players) uint64 (else None, None)."""
+def weigh_deals(setup, seed: int, first_index: int, n: int):
+    """(likelihood, acceptance draw, model bids (n, players), named suit possible) of deals
+    ``first_index .. first_index + n - 1`` (see ``sim.evidence``)."""
+    m = setup["model"]
+    like = np.zeros(n, np.float64)
+    u = np.zeros(n, np.float64)
+    model_bids = np.zeros((n, setup["players"]), np.int8)
+    named_ok = np.zeros(n, np.bool_)
+    deal_likelihoods_kernel(np.uint64(seed), np.int64(first_index), setup["players"], setup["r"], setup["hook"],
+                            setup["fixed_hands"], setup["turn_up_pool"], setup["seat"], np.int64(setup["trump"]),
+                            m.kinds, m.params, m.table, float(m.bid_trust), setup["fixed_bids"],
+                            np.int64(setup["n_heard"]), np.int64(setup["named"]), like, u, model_bids, named_ok)
+    return like, u, model_bids, named_ok
+
+
+def run_deals(setup, seed: int, indices: np.ndarray, want_hands: bool = False, earlier: np.ndarray | None = None):
+    """Deals ``indices`` of the run: tricks (n, r+1) int8, and, with ``want_hands``, turn_up (n,) int8
+    and hands (n, players) uint64 (else None, None); ``earlier`` (n,) int16, when given, gets the total
+    of the bids made before the player's on each deal."""
     r = setup["r"]
     slots = setup["slots"]
-    accepted = np.zeros(n, np.bool_)
+    n = len(indices)
     tricks = np.zeros((n, r + 1), np.int8)
     turn_up = np.zeros(n, np.int8)
     hands = np.zeros((n if want_hands else 1, setup["players"]), np.uint64)
     candidates = np.arange(r + 1, dtype=np.int8)
-    candidate_rounds_kernel(np.uint64(seed), np.int64(first_index), setup["players"], r, setup["hook"],
-                            setup["seat_slot"], slots.kinds, slots.params, slots.table, setup["fixed_hands"],
-                            setup["turn_up_pool"], np.int64(setup["fixed_trump"]), setup["bid_mode"],
-                            setup["fixed_bids"], setup["seat"], candidates, np.int64(setup["trump_check"]),
-                            bool(want_hands), accepted, tricks, turn_up, hands)
+    if earlier is None:
+        earlier = np.zeros(n, np.int16)
+    candidate_rounds_kernel(np.uint64(seed), np.ascontiguousarray(indices, np.int64), setup["players"], r,
+                            setup["hook"], setup["seat_slot"], slots.kinds, slots.params, slots.table,
+                            setup["fixed_hands"], setup["turn_up_pool"], np.int64(setup["fixed_trump"]),
+                            setup["bid_mode"], setup["fixed_bids"], setup["seat"], candidates, bool(want_hands),
+                            tricks, turn_up, hands, earlier)
     if want_hands:
-        return accepted, tricks, turn_up, hands
-    return accepted, tricks, None, None
+        return tricks, turn_up, hands
+    return tricks, None, None
+
+
+def draw_deals(q, model, seed: int, n: int):
+    """Deals ``0 .. n-1`` of a run as ``sample`` keeps them: (kept (n,) bool, weights (n,), tricks (n, r+1)
+    int8 and, for every deal, turn_up (n,) int8 and hands (n, players) uint64); for tests and studies."""
+    setup = kernel_setup(q, model)
+    indices = np.arange(n)
+    tricks, turn_up, hands = run_deals(setup, seed, indices, want_hands=True)
+    if not setup["conditioned"]:
+        return np.ones(n, bool), np.ones(n), tricks, turn_up, hands
+    like, u, _, _ = weigh_deals(setup, seed, 0, n)
+    c = threshold(like[:PILOT], evidence_bound(setup))
+    return u * c < like, np.maximum(like / c, 1.0), tricks, turn_up, hands
 
 
 def scores_of(tricks: np.ndarray) -> np.ndarray:
@@ -118,7 +176,25 @@ def look_z(look: int) -> float:
     return NormalDist().inv_cdf(1 - ALPHA / 2 ** (look + 1) / 2)
 
 
-def close_call(scores: np.ndarray, allowed: np.ndarray, z: float) -> list[int]:
+def weighted_mean_se(x: np.ndarray, weights: np.ndarray | None):
+    """Mean of the columns of ``x`` (n, k) or of ``x`` (n,) and its standard error: the plain ones when
+    unweighted, else the self-normalised importance-sampling estimate and its delta-method error."""
+    n = x.shape[0]
+    if weights is None:
+        mean = x.mean(axis=0)
+        se = x.std(axis=0, ddof=1) / np.sqrt(n) if n > 1 else np.full(np.shape(mean), np.inf)
+        return mean, se
+    weights = weights / weights.max()  # scale-free; a lone world (or equal weights) then weighs exactly 1
+    w = weights if x.ndim == 1 else weights[:, None]
+    total = weights.sum()
+    mean = (w * x).sum(axis=0) / total
+    se = np.sqrt((w * w * (x - mean) ** 2).sum(axis=0)) / total
+    if n < 2:
+        se = np.full(np.shape(mean), np.inf)
+    return mean, se
+
+
+def close_call(scores: np.ndarray, allowed: np.ndarray, z: float, weights: np.ndarray | None = None) -> list[int]:
     """The allowed bids not separated from the best one (the best included): those whose paired
     interval (``z``) of the per-deal score difference against the best includes 0. Empty when the
     best stands apart from every other bid."""
@@ -126,27 +202,26 @@ def close_call(scores: np.ndarray, allowed: np.ndarray, z: float) -> list[int]:
     idx = np.flatnonzero(allowed)
     if idx.size < 2 or n == 0:
         return []
-    means = scores[:, idx].mean(axis=0)
+    means, _ = weighted_mean_se(scores[:, idx].astype(np.float64), weights)
     best = idx[int(np.argmax(means))]
     close = []
     for b in idx:
         if b == best:
             continue
-        d = scores[:, best] - scores[:, b]
-        sd = d.std(ddof=1) if n > 1 else np.inf
-        if not d.mean() - z * sd / np.sqrt(n) > 0:
+        mean, se = weighted_mean_se((scores[:, best] - scores[:, b]).astype(np.float64), weights)
+        if not mean - z * se > 0:
             close.append(int(b))
     return sorted([int(best), *close]) if close else []
 
 
-def separated(scores: np.ndarray, allowed: np.ndarray, look: int = 0) -> bool:
+def separated(scores: np.ndarray, allowed: np.ndarray, look: int = 0, weights: np.ndarray | None = None) -> bool:
     """True when the best allowed candidate (a bid, or a card for play advice) beats the runner-up at
     the confidence of check ``look`` (paired interval of the per-deal score difference, see ``look_z``)."""
     n = scores.shape[0]
     idx = np.flatnonzero(allowed)
     if idx.size < 2:
         return n >= FIRST_BATCH
-    means = scores[:, idx].mean(axis=0)
+    means, _ = weighted_mean_se(scores[:, idx].astype(np.float64), weights)
     order = np.argsort(-means, kind="stable")
     best = idx[order[0]]
     # a candidate scoring the same as the best on every deal is interchangeable with it, not a rival
@@ -154,54 +229,109 @@ def separated(scores: np.ndarray, allowed: np.ndarray, look: int = 0) -> bool:
     rivals = [idx[j] for j in order[1:] if not np.array_equal(scores[:, idx[j]], scores[:, best])]
     if not rivals:
         return n >= FIRST_BATCH
-    d = scores[:, best] - scores[:, rivals[0]]
-    sd = d.std(ddof=1) if n > 1 else np.inf
-    return d.mean() - look_z(look) * sd / np.sqrt(n) > 0
+    mean, se = weighted_mean_se((scores[:, best] - scores[:, rivals[0]]).astype(np.float64), weights)
+    return mean - look_z(look) * se > 0
 
 
-def deal_costs(q) -> tuple[float, float]:
-    """Work, in card plays, of one deal played for every candidate bid and of one drawn deal."""
-    return float((q.r + 1) * q.r * q.players), DRAWN_DEAL_COST * q.r * q.players
+def deal_costs(q, model=None) -> tuple[float, float]:
+    """Work, in heuristic card plays, of one deal played for every candidate bid (each seat's card plays
+    at its policy's cost, ``policies.policy_cost``) and of one drawn deal."""
+    from wizsim.policies import policy_cost
+
+    per_play = 1.0 if model is None else float(np.mean([policy_cost(n) for n in model.names]))
+    return float((q.r + 1) * q.r * q.players) * per_play, DRAWN_DEAL_COST * q.r * q.players
 
 
-def default_budget(q) -> float:
-    """The work budget of a default-precision call, in card plays (sampling and rejection together)."""
-    played_cost, _ = deal_costs(q)
-    return max(MAX_CARD_PLAYS, MIN_CAP * played_cost)
+def default_budget(q, model=None) -> float:
+    """The work budget of a default-precision call, in heuristic card plays (sampling and weighing
+    together); at least ``MIN_CAP`` deals for policies no slower than the heuristic."""
+    played_cost, _ = deal_costs(q, model)
+    slow = played_cost > (q.r + 1) * q.r * q.players
+    return MAX_CARD_PLAYS if slow else max(MAX_CARD_PLAYS, MIN_CAP * played_cost)
 
 
-def default_cap(q) -> int:
+def default_cap(q, model=None) -> int:
     """The deals a default-precision call plays when nothing is rejected and the bids never separate."""
-    played_cost, drawn_cost = deal_costs(q)
-    return int(default_budget(q) / (played_cost + drawn_cost))
+    played_cost, drawn_cost = deal_costs(q, model)
+    return max(MIN_DEALS, int(default_budget(q, model) / (played_cost + drawn_cost)))
 
 
-def sample(q, seed: int, samples: int | None = None, allowed: np.ndarray | None = None,
+def threshold(like: np.ndarray, bound: float) -> float:
+    """Rejection control's threshold from the first batch's likelihoods: their 99th percentile, else their
+    largest, else (none of them possible: hard evidence that few deals meet) ``bound``, the largest
+    likelihood any deal can have, which makes it plain rejection sampling."""
+    c = float(np.quantile(like, THRESHOLD_QUANTILE)) if len(like) else 0.0
+    if c <= 0:
+        c = float(like.max(initial=0.0))
+    return c if c > 0 else bound
+
+
+def evidence_bound(setup) -> float:
+    """The largest likelihood a deal can give the heard bids and the named suit (``policies.model``)."""
+    from wizsim.policies.model import bids_bound, named_trump_bound
+
+    m = setup["model"]
+    bound = bids_bound(m.kinds, float(m.bid_trust), setup["players"], setup["r"], setup["hook"], setup["seat"],
+                       setup["fixed_bids"], np.int64(setup["n_heard"]))
+    if setup["named"] != NO_NAMED:
+        bound *= named_trump_bound(float(m.bid_trust))
+    return float(bound)
+
+
+def unlikely_warning(q, setup, model_bids: np.ndarray, named_ok: np.ndarray) -> str | None:
+    """One line naming the heard choices that the model finds unlikely (see ``UNLIKELY_SHARE``)."""
+    m = setup["model"]
+    odd = []
+    for s in range(setup["n_heard"]):
+        col = model_bids[:, s]
+        if (col >= 0).any():
+            near = np.abs(col.astype(np.int64) - int(q.earlier_bids[s])) <= 1
+            if near.mean() < UNLIKELY_SHARE:
+                odd.append(f"seat {s + 1}'s bid of {q.earlier_bids[s]}")
+    if setup["named"] != NO_NAMED and named_ok.mean() < UNLIKELY_SHARE:
+        odd.append("the dealer's named suit")
+    if not odd:
+        return None
+    return (f"{' and '.join(odd)} {'is' if len(odd) == 1 else 'are'} unlikely for the opponents' model "
+            f"({m.opponents_label()}): {'it counts' if len(odd) == 1 else 'they count'} for less, the cards for more")
+
+
+def sample(q, model, seed: int, samples: int | None = None, allowed: np.ndarray | None = None,
            max_samples: int | None = None) -> Sample:
-    """Accepted deals for question ``q`` (see the module docstring for when it stops)."""
-    setup = kernel_setup(q)
-    played_cost, drawn_cost = deal_costs(q)
+    """Kept deals for question ``q`` under the opponents' ``model`` (see the module docstring)."""
+    started = time.perf_counter()
+    setup = kernel_setup(q, model)
+    played_cost, drawn_cost = deal_costs(q, model)
+    conditioned = setup["conditioned"]
     if samples is not None:
         want = cap = samples
         budget = None
-        max_tried = min(MAX_TRIED, MAX_TRIED_FACTOR * max(cap, FIRST_BATCH)) if setup["conditioned"] else None
+        max_tried = min(MAX_TRIED, MAX_TRIED_FACTOR * max(cap, FIRST_BATCH)) if conditioned else None
     else:
-        want = min(FIRST_BATCH, max_samples or FIRST_BATCH)
+        budget = default_budget(q, model)
+        first = max(MIN_DEALS, min(FIRST_BATCH, int(budget / 4 / (played_cost + drawn_cost))))
+        want = min(first, max_samples or first)
         cap = max_samples or np.inf
-        budget = default_budget(q)
         max_tried = None
     if allowed is None:
         allowed = np.ones(q.r + 1, bool)
     parts: list[np.ndarray] = []
+    wparts: list[np.ndarray] = []
     have = 0
     tried = 0
     rate = 1.0
     look = 0
     z = Z95
     capped = False
+    timed_out = False
+    c = None
+    warning = None
     while True:
+        if budget is not None and have and time.perf_counter() - started > TIME_LIMIT:
+            capped = timed_out = True
+            break
         need = want - have
-        n = need if not setup["conditioned"] else int(min(max(need / max(rate, 1e-4) * 1.1, 256), 4_000_000))
+        n = need if not conditioned else int(min(max(need / max(rate, 1e-4) * 1.1, FIRST_BATCH), 4_000_000))
         if max_tried is not None:
             n = min(n, max_tried - tried)
         if budget is not None:
@@ -210,15 +340,26 @@ def sample(q, seed: int, samples: int | None = None, allowed: np.ndarray | None 
         if n <= 0:
             capped = budget is not None
             break
-        acc, tricks, _, _ = run_deals(setup, seed, tried, n)
+        if conditioned:
+            like, u, model_bids, named_ok = weigh_deals(setup, seed, tried, n)
+            if c is None:
+                c = threshold(like[:PILOT], evidence_bound(setup))
+                warning = unlikely_warning(q, setup, model_bids, named_ok)
+            acc = u * c < like
+            w_all = np.maximum(like / c, 1.0)
+        else:
+            acc = np.ones(n, np.bool_)
+            w_all = None
         usable = n
         if budget is not None:  # the deals whose work, counted in order, still fits the budget
             work = (tried + np.arange(1, n + 1)) * drawn_cost + (have + np.cumsum(acc)) * played_cost
             usable = int(np.searchsorted(work, budget, side="right"))
         kept = np.flatnonzero(acc[:usable])[:need]
         # deals after the last one kept count as not drawn: the next batch starts there
+        tricks, _, _ = run_deals(setup, seed, tried + kept)
         tried += int(kept[-1]) + 1 if len(kept) == need else usable
-        parts.append(tricks[kept])
+        parts.append(tricks)
+        wparts.append(w_all[kept] if w_all is not None else np.ones(len(kept)))
         have += len(kept)
         rate = max(have, 1) / max(tried, 1)
         if usable < n and len(kept) < need:
@@ -233,20 +374,37 @@ def sample(q, seed: int, samples: int | None = None, allowed: np.ndarray | None 
             break
         all_tricks = np.concatenate(parts)
         parts = [all_tricks]
+        weights = _weights(wparts)
+        wparts = [weights if weights is not None else np.ones(len(all_tricks))]
         z = look_z(look)
-        if separated(scores_of(all_tricks), allowed, look):
+        if separated(scores_of(all_tricks), allowed, look, weights):
             break
         look += 1
         want = min(2 * want, cap)
     tricks = np.concatenate(parts) if parts else np.zeros((0, q.r + 1), np.int8)
-    if len(tricks) == 0:
-        what = []
-        if setup["bid_mode"][: q.seat - 1].tolist().count(BID_CONDITION):
-            what.append(f"the earlier bids {list(q.earlier_bids)}")
-        if setup["trump_check"] != NO_CHECK:
-            what.append("the dealer naming that trump")
-        raise AdviceError(f"no deal among {tried:,} drawn matches {' and '.join(what)} as the {q.policy} policy "
-                          f"plays: (nearly) impossible for it")
+    if len(tricks) == 0 and conditioned:  # no deal met hard evidence within the budget: the cards alone
+        m = setup["model"]
+        got = sample(q, _blind(m), seed, samples, allowed, max_samples)
+        got.tried += tried
+        got.warning = (f"no deal of {tried:,} drawn has the opponents' model ({m.opponents_label()}) doing what was "
+                       f"heard at bid_trust {m.bid_trust:g}: it is ignored and the answer rests on the cards alone")
+        return got
+    weights = _weights(wparts)
     if capped and look > 0:
         z = look_z(look - 1)  # the last check made; the deals added after it did not get one
-    return Sample(tricks, tried, setup["conditioned"], z, capped)
+    return Sample(tricks, weights, tried, conditioned, z, capped, warning, timed_out)
+
+
+def _blind(model):
+    """The same model trusting nothing it heard."""
+    from dataclasses import replace
+
+    return replace(model, bid_trust=0.0)
+
+
+def _weights(parts: list[np.ndarray]) -> np.ndarray | None:
+    """The kept deals' weights, or None when every one is 1 (the plain estimates apply)."""
+    if not parts:
+        return None
+    w = np.concatenate(parts)
+    return None if np.all(w == 1.0) else w

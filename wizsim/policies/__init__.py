@@ -13,10 +13,11 @@ from wizsim.policies.registry import (
     check_policy,
     make_slots,
     parse_policy,
+    policy_cost,
     policy_entry,
     policy_names,
     seat_policies,
 )
 
 __all__ = ["DEFAULT_POLICY", "N_PARAMS", "POLICIES", "Param", "PolicyEntry", "PolicySlots", "PolicySpec",
-           "check_policy", "make_slots", "parse_policy", "policy_entry", "policy_names", "seat_policies"]
+           "check_policy", "make_slots", "parse_policy", "policy_cost", "policy_entry", "policy_names", "seat_policies"]

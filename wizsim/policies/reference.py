@@ -29,7 +29,7 @@ from wizsim.cards import N_CARDS, N_RANKS, card_rank, card_suit, is_jester, is_w
 from wizsim.config import MIN_PLAYERS, n_game_rounds
 from wizsim.deal.reference import Stream
 from wizsim.policies.heuristic import F_EARLIER, F_JESTER, F_SEAT, F_SIDE, F_TRUMP, F_VOID, F_WIZARD, N_FEATURES
-from wizsim.policies.search import MAX_TRIES, P_DOUBLINGS, P_WORLDS
+from wizsim.policies.search import MAX_TRIES, P_BID_TRUST, P_DOUBLINGS, P_WORLDS
 from wizsim.rules.reference import Trick, forbidden_bid, score_round
 from wizsim.stats import Z95
 
@@ -310,52 +310,56 @@ def deal_world(stream: Stream, players: int, unseen, needs, voids, pool) -> tupl
     return turn_up, hands
 
 
-def evidence_ok(stream: Stream, players: int, r: int, me: int, world, seat_played, turn_up: int, trump: int, bids,
-                hook: bool, evidence, trump_evidence: bool, params, table, tolerance: int) -> bool:
-    """Whether a world agrees with what ``me`` heard: each seat with ``evidence[s]``, holding its cards in
-    the world and those it played (``world[s]``, ``seat_played[s]``: card sets), would have bid within
-    ``tolerance`` of its bid by the heuristic (the dealer kept off the hook's number, counting the bids
-    heard before it); with ``trump_evidence`` the dealer would have named ``trump``: it is among the
-    heuristic's best suits, and among k tied ones it is named with chance 1/k (one draw from ``stream``)."""
-    for s in range(players):
-        if s == me or not evidence[s]:
-            continue
-        whole = sorted(set(world[s]) | set(seat_played[s]))
-        heard_before = sum(max(int(b), 0) for b in bids[:s])
-        would_bid = heuristic_bid(params, table, s, players, r, whole, trump, bids,
-                                  forbidden_bid(hook, s, players, r, heard_before))
-        if abs(would_bid - bids[s]) > tolerance:
-            return False
-    if trump_evidence:
-        dealer = players - 1
-        choices = heuristic_trump_choices(params, table, players, r, sorted(set(world[dealer]) | set(seat_played[dealer])))
-        if trump not in choices:
-            return False
-        if len(choices) > 1 and stream.rand_below(len(choices)) != 0:
-            return False
-    return True
+def draw_world(stream: Stream, players: int, me: int, hand, unseen, needs, voids, pool, max_tries: int):
+    """(turned-up card or FAILED, world): ``deal_world`` until it finds a deal, at most ``max_tries``;
+    ``world[me]`` is ``hand``. A turned-up card the seat has seen is given as ``pool`` holding no unseen
+    card, and is the world's."""
+    pool = {int(c) for c in pool}
+    seen_turn_up = min(pool) if pool and not pool & {int(c) for c in unseen} else None
+    for _ in range(max_tries):
+        turn_up, world = deal_world(stream, players, unseen, needs, voids, pool)
+        if turn_up != FAILED:
+            world[me] = set(hand)
+            return (seen_turn_up if seen_turn_up is not None else turn_up), world
+    return FAILED, [set() for _ in range(players)]
+
+
+def _mask(cards) -> int:
+    return sum(1 << int(c) for c in cards)
 
 
 def sample_world(stream: Stream, players, r, me, hand, unseen, needs, voids, pool, seat_played, trump, bids, hook,
-                 evidence, trump_evidence, params, table, tolerance, max_tries):
-    """(turned-up card or FAILED, deals drawn, world): deals drawn with ``deal_world`` until one passes
-    ``evidence_ok`` at ``tolerance``, at most ``max_tries``; ``world[me]`` is ``hand``. A turned-up
-    card the seat has seen is given as ``pool`` holding no unseen card, and is the world's. After the
-    last failed try, the world is that try's deal as it stood."""
-    pool = {int(c) for c in pool}
-    seen_turn_up = min(pool) if pool and not pool & {int(c) for c in unseen} else None
-    world: list[set[int]] = [set() for _ in range(players)]
+                 n_heard, kinds, mparams, table, trust, trump_evidence, max_tries):
+    """(turned-up card, deals drawn, world): deals drawn with ``draw_world`` (one try each), each kept
+    with chance likelihood / bound, the likelihood of the heard bids of seats ``< n_heard`` (and of the
+    dealer naming ``trump``) under the opponents' model's twins, the bound its largest value; after
+    ``max_tries`` the likeliest deal drawn stands (a legal state always gets a world)."""
+    dealer = players - 1
+    bound = 1.0
+    for s in range(n_heard):
+        if s != me and kinds[s] != MODEL_BLIND and trust > 0:
+            bound *= max_bid_weight(bids[s], r, forbidden_bid(hook, s, players, r, sum(bids[:s])), trust)
+    if trump_evidence and trust > 0:
+        bound *= trump_weight([0], 0, trust)
+    best = (-1.0, FAILED, None)
     for tries in range(1, max_tries + 1):
-        turn_up, world = deal_world(stream, players, unseen, needs, voids, pool)
+        turn_up, world = draw_world(stream, players, me, hand, unseen, needs, voids, pool, 1)
         if turn_up == FAILED:
             continue
-        if seen_turn_up is not None:
-            turn_up = seen_turn_up
-        world[me] = set(hand)
-        if evidence_ok(stream, players, r, me, world, seat_played, turn_up, trump, bids, hook, evidence,
-                       trump_evidence, params, table, tolerance):
+        whole = [_mask(set(world[s]) | set(seat_played[s])) for s in range(players)]
+        like, _ = bids_likelihood(kinds, mparams, table, trust, players, r, hook, me, whole, turn_up, trump, bids,
+                                  n_heard)
+        if trump_evidence:
+            like *= named_trump_likelihood(kinds[dealer], mparams[dealer], table, trust, players, r, whole[dealer],
+                                           trump)
+        if _fraction(stream) * bound < like:
             return turn_up, tries, world
-    return FAILED, max_tries, world
+        if like > best[0]:
+            best = (like, turn_up, world)
+    if best[1] == FAILED:
+        turn_up, world = draw_world(stream, players, me, hand, unseen, needs, voids, pool, 100_000)
+        return turn_up, max_tries, world
+    return best[1], max_tries, best[2]
 
 
 # --- rollout (``policies.rollout``) ---
@@ -399,31 +403,27 @@ ALL_CARDS = frozenset(range(N_CARDS))
 
 
 class Worlds:
-    """The worlds of one decision, drawn from ``stream``: the heard bids matched exactly at first; when
-    ``MAX_TRIES`` tries find no world, within one trick more (and so for the decision's later worlds),
-    up to ``r``."""
+    """The worlds of one decision, drawn from ``stream`` by ``sample_world``: every other seat modelled as
+    the heuristic with this policy's parameters, the first ``n_heard`` seats' bids (and an opponent
+    dealer's named trump) weighed at the policy's ``bid_trust``."""
 
     def __init__(self, stream: Stream, players: int, r: int, me: int, hand, seen, needs, voids, turn_up: int,
-                 seat_played, trump: int, bids, hook: bool, evidence, params, table):
+                 seat_played, trump: int, bids, hook: bool, n_heard: int, params, table):
         self.stream, self.players, self.r, self.me, self.hand = stream, players, r, me, set(hand)
         self.unseen = ALL_CARDS - set(hand) - set(seen) - {turn_up}
         self.needs, self.voids, self.seat_played = needs, voids, seat_played
         self.pool = {turn_up} if turn_up >= 0 else set()
-        self.trump, self.bids, self.hook, self.evidence = trump, bids, hook, evidence
+        self.trump, self.bids, self.hook, self.n_heard = trump, list(bids), hook, n_heard
         # a dealer who named the trump on a turned-up Wizard told something about its hand
         self.trump_evidence = me != players - 1 and is_wizard(turn_up)
         self.params, self.table = params, table
-        self.tolerance = 0
+        self.kinds = [0 if s == me else 1 for s in range(players)]
 
     def next(self) -> list[set[int]]:
-        while True:
-            turn_up, _, world = sample_world(self.stream, self.players, self.r, self.me, self.hand, self.unseen,
-                                             self.needs, self.voids, self.pool, self.seat_played, self.trump,
-                                             self.bids, self.hook, self.evidence, self.trump_evidence, self.params,
-                                             self.table, self.tolerance, MAX_TRIES)
-            if turn_up != FAILED or self.tolerance >= self.r:
-                return world
-            self.tolerance += 1
+        return sample_world(self.stream, self.players, self.r, self.me, self.hand, self.unseen, self.needs,
+                            self.voids, self.pool, self.seat_played, self.trump, self.bids, self.hook, self.n_heard,
+                            self.kinds, [self.params] * self.players, self.table, self.params[P_BID_TRUST],
+                            self.trump_evidence, MAX_TRIES)[2]
 
 
 def _close_call(scores: list[list[int]]) -> bool:
@@ -489,9 +489,8 @@ def search_card(params, table, seat: int, players: int, r: int, hook: bool, hand
         return candidates[0]
     played = set().union(*map(set, seat_played))
     needs = [0 if s == seat else r - len(seat_played[s]) for s in range(players)]
-    evidence = [s != seat for s in range(players)]
     worlds = Worlds(stream, players, r, seat, hand, played, needs, voids, turn_up, seat_played, trump, bids, hook,
-                    evidence, params, table)
+                    players, params, table)
     leader = (seat - len(trick)) % players
 
     def score(world, j):
@@ -517,9 +516,8 @@ def search_bid(params, table, seat: int, players: int, r: int, hook: bool, hand,
         return candidates[0]
     nobody = [set() for _ in range(players)]
     needs = [0 if s == seat else r for s in range(players)]
-    evidence = [s < seat for s in range(players)]  # the bids heard so far
-    worlds = Worlds(stream, players, r, seat, hand, (), needs, nobody, turn_up, nobody, trump, bids, hook, evidence,
-                    params, table)
+    worlds = Worlds(stream, players, r, seat, hand, (), needs, nobody, turn_up, nobody, trump, bids, hook, seat,
+                    params, table)  # the bids heard so far: seats before this one
 
     def score(world, j):
         with_mine = list(bids)
@@ -536,11 +534,108 @@ def search_trump(params, table, players: int, r: int, hook: bool, hand, turn_up:
     dealer = players - 1
     nobody = [set() for _ in range(players)]
     needs = [r] * dealer + [0]
+    trustless = list(params)
+    trustless[P_BID_TRUST] = 0.0  # nothing heard yet: every world weighs the same
     worlds = Worlds(stream, players, r, dealer, hand, (), needs, nobody, turn_up, nobody, 0, [-1] * players, hook,
-                    [False] * players, params, table)
+                    0, trustless, table)
 
     def score(world, suit):
         final_bids, taken = _bid_and_play(params, table, players, r, hook, turn_up, suit, world, [-1] * players, 0)
         return score_round(final_bids[dealer], taken[dealer])
 
     return _decide(params, stream, 4, worlds, score)
+
+
+# --- the opponents' model (policies.model), written from its docstring ---
+
+MODEL_BLIND = 0
+
+
+def _mask_cards(mask: int) -> list[int]:
+    return [c for c in range(N_CARDS) if mask >> c & 1]
+
+
+def bid_weight(model_bid: int, heard: int, r: int, forbidden: int, trust: float) -> float:
+    """rho ** |heard - model| over the legal bids, normalised; trust 1: only the model's bid."""
+    legal = [b for b in range(r + 1) if b != forbidden]
+    if trust >= 1.0:
+        return float(heard == model_bid)
+    rho = 1.0 - trust
+    raw = {b: rho ** abs(b - model_bid) for b in legal}
+    return raw[heard] / sum(raw.values())
+
+
+def max_bid_weight(heard: int, r: int, forbidden: int, trust: float) -> float:
+    return max(bid_weight(m, heard, r, forbidden, trust) for m in range(r + 1) if m != forbidden)
+
+
+def trump_weight(choices: list[int], named: int, trust: float) -> float:
+    """Weight 1 for each suit the model may name, rho for the others, over the four suits."""
+    if trust >= 1.0:
+        return 1.0 / len(choices) if named in choices else 0.0
+    rho = 1.0 - trust
+    raw = [1.0 if s in choices else rho for s in range(4)]
+    return raw[named] / sum(raw)
+
+
+def card_weight(is_choice: bool, n_legal: int, trust: float) -> float:
+    if n_legal <= 1:
+        return 1.0
+    rho = 1.0 - trust
+    raw = [1.0] + [rho] * (n_legal - 1)  # the model's card first
+    return (raw[0] if is_choice else rho) / sum(raw)
+
+
+def bids_likelihood(kinds, params, table, trust, players, r, hook, me, hands, turn_up, trump, bids, n_heard):
+    """(likelihood, model bids) of the first ``n_heard`` heard bids; ``hands[s]`` a mask of seat s's cards."""
+    from wizsim.rules.reference import forbidden_bid
+
+    like = 1.0
+    model_bids = [-1] * players
+    for s in range(n_heard):
+        forbidden = forbidden_bid(hook, s, players, r, sum(bids[:s]))
+        if s != me and kinds[s] != MODEL_BLIND and trust > 0.0:
+            m = heuristic_bid(params[s], table, s, players, r, _mask_cards(int(hands[s])), trump, bids, forbidden)
+            model_bids[s] = m
+            like *= bid_weight(m, bids[s], r, forbidden, trust)
+    return like, model_bids
+
+
+def named_trump_likelihood(kind, params, table, trust, players, r, dealer_hand: int, named: int) -> float:
+    if kind == MODEL_BLIND or trust <= 0.0:
+        return 1.0
+    return trump_weight(heuristic_trump_choices(params, table, players, r, _mask_cards(dealer_hand)), named, trust)
+
+
+def play_likelihood(kinds, trust, players, r, me, hands, turn_up, trump, bids, order, n_played) -> float:
+    """Replay the cards trick by trick with the rules twin; each card of a modelled seat other than
+    ``me`` is weighed against the heuristic twin's choice in that seat's place."""
+    from wizsim.rules.reference import Trick
+
+    if trust <= 0.0:
+        return 1.0
+    held = [set(_mask_cards(int(h))) for h in hands]
+    voids: list[set[int]] = [set() for _ in range(players)]
+    tricks = [0] * players
+    played: list[int] = []
+    like = 1.0
+    trick = Trick(trump=trump)
+    leader = 0
+    for card in [int(c) for c in order[:n_played]]:
+        if len(trick.cards) == players:
+            leader = (leader + trick.winner()) % players
+            tricks[leader] += 1
+            trick = Trick(trump=trump)
+        s = (leader + len(trick.cards)) % players
+        if s != me and kinds[s] != MODEL_BLIND:
+            legal = [c for c in sorted(held[s]) if trick.may_play(held[s], c)]
+            choice = heuristic_card(s, players, sorted(held[s]), legal, turn_up, trump, bids[s] - tricks[s], played,
+                                    list(trick.cards), voids)
+            like *= card_weight(choice == card, len(legal), trust)
+        led = trick.led
+        if led >= 0 and card_suit(card) >= 0 and card_suit(card) != led:  # a suited card off the led suit
+            voids[s].add(led)
+        held[s].discard(card)
+        trick.cards.append(card)
+        played.append(card)
+    return like

@@ -1,7 +1,8 @@
 """The search policy: every decision by sampled worlds and heuristic play-outs.
 
 For each decision the policy samples worlds from its own information (``policies.worlds``: the unseen
-cards dealt to the other seats, consistent with the cards seen, the voids shown and the heard bids),
+cards dealt to the other seats, consistent with the cards seen and the voids shown, weighed by how likely
+the heard bids are under the opponents' model),
 plays every candidate out on the same worlds with the heuristic in every seat for the rest of the round
 (``policies.rollout.heuristic_tricks``), and takes the candidate with the highest mean round score;
 ties are broken uniformly at random. This is determinized Monte-Carlo search ("perfect information
@@ -18,7 +19,9 @@ Close decisions get more worlds: after a batch of ``worlds``, when the best cand
 runner-up by a paired 95% interval, the worlds are doubled, up to ``doublings`` times.
 
 Parameters (``params`` row): ``P_BID_SHIFT`` (column 0, the play-outs' heuristic, kept at the heuristic's
-default so that the row serves as the heuristic's own), ``P_WORLDS``, ``P_DOUBLINGS``. Every draw comes
+default so that the row serves as the heuristic's own), ``P_WORLDS``, ``P_DOUBLINGS``, ``P_BID_TRUST`` (how
+far the others' heard bids and a dealer's named suit are trusted: the opponents' model of
+``policies.model``, the heuristic with this ``bid_shift``). Every draw comes
 from the round's play stream, so a search seat's choices depend only on (seed, round index).
 """
 
@@ -31,16 +34,19 @@ from wizsim.bits import ZERO, bit, lowest_bit, popcount
 from wizsim.cards import FULL_DECK_MASK
 from wizsim.deal.kernels import rand_below
 from wizsim.policies.heuristic import heuristic_bid
+from wizsim.policies.model import MODEL_HEURISTIC
 from wizsim.policies.rollout import heuristic_tricks, play_card, trick_status
-from wizsim.policies.worlds import FAILED, dealer_named_trump, sample_world
+from wizsim.policies.worlds import dealer_named_trump, sample_world
 from wizsim.rules.kernels import forbidden_bid, score_round
 
 P_WORLDS = 1
 P_DOUBLINGS = 2
+P_BID_TRUST = 3
 DEFAULT_WORLDS = 32
 DEFAULT_DOUBLINGS = 2
+DEFAULT_BID_TRUST = 0.9
 MAX_WORLDS = 4096
-# Tries per world at one tolerance before the heard bids are matched within one trick more.
+# Draws per world before the likeliest one drawn stands (policies.worlds.sample_world).
 MAX_TRIES = 200
 _Z95 = 1.959963984540054  # stats.Z95 (stats is above the kernels)
 
@@ -84,15 +90,14 @@ def _pick(scores, n, k, doublings_left, rng):
 
 
 @kernel
-def _next_world(rng, players, r, me, hand, unseen, needs, voids, pool, seat_played, trump, bids, hook, evidence,
-                trump_evidence, params, table, tolerance, world):
-    """A world at the lowest tolerance from ``tolerance`` up that yields one: (turned-up card, tolerance)."""
-    while True:
-        tu, _ = sample_world(rng, players, r, me, hand, unseen, needs, voids, pool, seat_played, trump, bids, hook,
-                             evidence, trump_evidence, params, table, tolerance, MAX_TRIES, world)
-        if tu != FAILED or tolerance >= r:
-            return tu, tolerance
-        tolerance += 1
+def _model(params, players, me):
+    """Every other seat modelled as the heuristic with this policy's ``bid_shift`` (policies.model)."""
+    kinds = np.full(players, MODEL_HEURISTIC, np.int8)
+    kinds[me] = 0
+    mparams = np.empty((players, params.shape[0]), np.float64)
+    for s in range(players):
+        mparams[s] = params
+    return kinds, mparams
 
 
 @kernel
@@ -114,11 +119,11 @@ def search_card(params, table, seat, players, r, hook, hand, legal, turn_up, tru
         pool = bit(turn_up)
     unseen = FULL_DECK_MASK & ~known
     needs = np.zeros(players, np.int64)
-    evidence = np.zeros(players, np.bool_)
     for s in range(players):
         if s != seat:
             needs[s] = r - popcount(seat_played[s])
-            evidence[s] = True
+    kinds, mparams = _model(params, players, seat)
+    trust = params[P_BID_TRUST]
     trump_evidence = dealer_named_trump(players, seat, turn_up)
     leader = seat - n_in_trick
     if leader < 0:
@@ -130,13 +135,12 @@ def search_card(params, table, seat, players, r, hook, hand, legal, turn_up, tru
     world = np.zeros(players, np.uint64)
     live, sp, tr, vd, tc = _scratch(players)
     led0, best0, win0 = trick_status(trick_cards, n_in_trick, trump)
-    tolerance = 0
     n = 0
     target = base_worlds
     while True:
         while n < target:
-            tu, tolerance = _next_world(rng, players, r, seat, hand, unseen, needs, voids, pool, seat_played, trump,
-                                        bids, hook, evidence, trump_evidence, params, table, tolerance, world)
+            sample_world(rng, players, r, seat, hand, unseen, needs, voids, pool, seat_played, trump, bids, hook,
+                         players, kinds, mparams, table, trust, trump_evidence, MAX_TRIES, world)
             for j in range(k):
                 for s in range(players):
                     live[s] = world[s]
@@ -209,11 +213,11 @@ def search_bid(params, table, seat, players, r, hook, hand, turn_up, trump, bids
         pool = bit(turn_up)
     unseen = FULL_DECK_MASK & ~known
     needs = np.zeros(players, np.int64)
-    evidence = np.zeros(players, np.bool_)
     for s in range(players):
         if s != seat:
             needs[s] = r
-            evidence[s] = s < seat
+    kinds, mparams = _model(params, players, seat)
+    trust = params[P_BID_TRUST]
     trump_evidence = dealer_named_trump(players, seat, turn_up)
     no_plays = np.zeros(players, np.uint64)
     no_voids = np.zeros(players, np.int8)
@@ -224,13 +228,12 @@ def search_bid(params, table, seat, players, r, hook, hand, turn_up, trump, bids
     world = np.zeros(players, np.uint64)
     bb = np.empty(players, np.int8)
     live, sp, tr, vd, tc = _scratch(players)
-    tolerance = 0
     n = 0
     target = base_worlds
     while True:
         while n < target:
-            tu, tolerance = _next_world(rng, players, r, seat, hand, unseen, needs, no_voids, pool, no_plays, trump,
-                                        bids, hook, evidence, trump_evidence, params, table, tolerance, world)
+            sample_world(rng, players, r, seat, hand, unseen, needs, no_voids, pool, no_plays, trump, bids, hook, seat,
+                         kinds, mparams, table, trust, trump_evidence, MAX_TRIES, world)
             for j in range(k):
                 for s in range(players):
                     bb[s] = bids[s]
@@ -255,7 +258,7 @@ def search_trump(params, table, players, r, hook, hand, turn_up, rng):
         needs[s] = r
     no_plays = np.zeros(players, np.uint64)
     no_voids = np.zeros(players, np.int8)
-    no_evidence = np.zeros(players, np.bool_)
+    kinds, mparams = _model(params, players, dealer)
     bids = np.full(players, -1, np.int8)
     base_worlds = np.int64(params[P_WORLDS])
     doublings = np.int64(params[P_DOUBLINGS])
@@ -268,8 +271,8 @@ def search_trump(params, table, players, r, hook, hand, turn_up, rng):
     target = base_worlds
     while True:
         while n < target:
-            _next_world(rng, players, r, dealer, hand, unseen, needs, no_voids, bit(turn_up), no_plays, 0, bids,
-                        hook, no_evidence, False, params, table, 0, world)
+            sample_world(rng, players, r, dealer, hand, unseen, needs, no_voids, bit(turn_up), no_plays, 0, bids, hook,
+                         0, kinds, mparams, table, 0.0, False, MAX_TRIES, world)
             for t in range(4):
                 _round_out(params, table, players, r, hook, world, turn_up, t, bb, 0, live, sp, tr, vd, tc)
                 scores[n, t] = score_round(bb[dealer], tr[dealer])

@@ -2,9 +2,9 @@
 
 A *world* gives each other seat exactly as many unseen cards as it still holds, none of a suit it showed
 it lacks, and (when only the trump suit is known, in play advice) picks the turned-up card among the
-unseen cards it may be. ``deal_world`` draws such a deal **uniformly** over all consistent deals; the
-heard bids (and a dealer's named trump) are then evidence, checked by ``evidence_ok`` and met by
-rejection in ``sample_world``.
+unseen cards it may be. ``deal_world`` draws such a deal **uniformly** over all consistent deals
+(``draw_world`` retries it until one is found); the heard bids (and a dealer's named trump) are then
+evidence, weighed by the opponents' model (``policies.model``) and met by rejection in ``sample_world``.
 
 How ``deal_world`` stays uniform with voids, without rejecting most deals. Every unseen card goes to a
 *slot*: a seat, the undealt pile, or the turned-up card, each with a capacity. Cards fall in classes by
@@ -17,14 +17,9 @@ whatever came before, makes every consistent deal equally likely. With one const
 seat void in one suit, the common case) every ``D_i`` equals ``B_i`` and nothing is ever rejected; a
 card that finds no allowed capacity left ends the try.
 
-Late in a round the heard bids are the costly part: the share of deals in which every opponent's policy
-would have bid what it did falls fast with the opponents' cards. ``sample_world`` takes a bounded
-number of tries; when they run out, the bids are matched within one trick more (``tolerance``), and so
-on. The caller sees the tolerance it ended at.
-
-The bid model is the heuristic's (``heuristic_bid`` shown the seat's whole hand: its cards in the world
-plus those it has played): the only hand-reading bidder cheap enough to ask thousands of times. Twins
-in ``policies.reference`` (same names).
+The model is soft (``trust`` below 1): a world in which a seat's model would have bid differently is
+unlikelier, never impossible, so ``sample_world`` always ends with a world: after ``max_tries`` draws the
+likeliest one drawn stands. Twins in ``policies.reference`` (same names).
 """
 
 from __future__ import annotations
@@ -35,13 +30,13 @@ from wizsim._jit import kernel
 from wizsim.bits import ZERO, bit, lowest_bit, popcount
 from wizsim.cards import FIRST_JESTER, FIRST_WIZARD, N_RANKS, N_SUITED
 from wizsim.deal.kernels import next_u64, rand_below
-from wizsim.policies.heuristic import heuristic_bid, heuristic_trump_choices
-from wizsim.rules.kernels import forbidden_bid
+from wizsim.policies.model import bids_bound, bids_likelihood, named_trump_bound, named_trump_likelihood
 
 NO_TURN_UP = -1
 FAILED = -2  # ``deal_world`` / ``sample_world``: this try (or every try) found no world
 N_CLASSES = 10  # (suit 0..3, or 4 for Wizards and Jesters) x (may be the turned-up card or not)
 _UNIT = 1.0 / 9007199254740992.0  # 2**-53
+HARD_TRIES = 100_000  # draws of one consistent deal before a state is called inconsistent
 
 
 @kernel
@@ -149,55 +144,62 @@ def deal_world(rng, players, unseen, needs, voids, pool, hands_out):
 
 
 @kernel
-def evidence_ok(rng, players, r, me, world, seat_played, turn_up, trump, bids, hook, evidence, trump_evidence,
-                params, table, tolerance):
-    """Whether the world agrees with what was heard: each seat with ``evidence[s]``, shown its whole hand
-    (``world[s] | seat_played[s]``), bids within ``tolerance`` of ``bids[s]`` by the heuristic's bid;
-    with ``trump_evidence`` the dealer (never ``me``) names the trump on the turned-up Wizard with the
-    heuristic's chance of doing so (one draw from ``rng`` on a tie)."""
-    total = 0
-    for s in range(players):
-        if s == me:
-            total += bids[s]
-            continue
-        if evidence[s]:
-            whole = world[s] | seat_played[s]
-            forbidden = forbidden_bid(hook, s, players, r, total)
-            b = heuristic_bid(params, table, s, players, r, whole, turn_up, trump, bids, forbidden)
-            if abs(b - bids[s]) > tolerance:
-                return False
-        total += max(bids[s], 0)
-    if trump_evidence:
-        dealer = players - 1
-        choices = heuristic_trump_choices(params, table, players, r, world[dealer] | seat_played[dealer])
-        if not (choices >> trump) & 1:
-            return False
-        n = popcount(np.uint64(choices))
-        if n > 1 and rand_below(rng, n) != 0:
-            return False
-    return True
-
-
-@kernel
-def sample_world(rng, players, r, me, hand, unseen, needs, voids, pool, seat_played, trump, bids, hook, evidence,
-                 trump_evidence, params, table, tolerance, max_tries, world):
-    """Draw worlds until one passes ``evidence_ok`` at ``tolerance``, at most ``max_tries``; ``world``
-    (players,) uint64 gets the hands (``hand`` for ``me``). Returns (turned-up card or ``FAILED``,
-    tries used). A known turned-up card is the caller's: pass it in ``pool`` (it is not unseen)."""
+def draw_world(rng, players, me, hand, unseen, needs, voids, pool, max_tries, world):
+    """A uniformly drawn consistent deal into ``world`` (``hand`` for ``me``): the turned-up card (a
+    known one is the caller's, passed in ``pool`` and not unseen), or ``FAILED`` when ``max_tries``
+    draws of ``deal_world`` found none."""
     known = NO_TURN_UP
     if pool != ZERO and pool & unseen == ZERO:
         known = lowest_bit(pool)
-    for t in range(max_tries):
+    for _ in range(max_tries):
         tu = deal_world(rng, players, unseen, needs, voids, pool, world)
+        if tu != FAILED:
+            world[me] = hand
+            return known if known != NO_TURN_UP else tu
+    return FAILED
+
+
+@kernel
+def sample_world(rng, players, r, me, hand, unseen, needs, voids, pool, seat_played, trump, bids, hook, n_heard, kinds,
+                 mparams, table, trust, trump_evidence, max_tries, world):
+    """A world weighed by the opponents' model (``policies.model``): consistent deals are drawn until one
+    is kept with chance ``likelihood / bound`` (the heard bids of seats ``< n_heard`` and, with
+    ``trump_evidence``, the dealer's named suit ``trump``; each seat's whole hand is its world cards and
+    ``seat_played``), at most ``max_tries``; then the likeliest world drawn stands. ``world`` (players,)
+    uint64 gets the hands. Returns (turned-up card, tries used); ``FAILED`` only when no consistent deal
+    turns up in ``HARD_TRIES`` more draws either (an inconsistent state)."""
+    dealer = players - 1
+    bound = bids_bound(kinds, trust, players, r, hook, me, bids, n_heard)
+    if trump_evidence:
+        bound *= named_trump_bound(trust)
+    whole = np.empty(players, np.uint64)
+    best_world = np.zeros(players, np.uint64)
+    model_bids = np.empty(players, np.int8)
+    best_like = -1.0
+    best_tu = FAILED
+    for t in range(max_tries):
+        tu = draw_world(rng, players, me, hand, unseen, needs, voids, pool, 1, world)
         if tu == FAILED:
             continue
-        if known != NO_TURN_UP:
-            tu = known
-        world[me] = hand
-        if evidence_ok(rng, players, r, me, world, seat_played, tu, trump, bids, hook, evidence, trump_evidence,
-                       params, table, tolerance):
+        for s in range(players):
+            whole[s] = world[s] | seat_played[s]
+        like = bids_likelihood(kinds, mparams, table, trust, players, r, hook, me, whole, tu, trump, bids, n_heard,
+                               model_bids)
+        if trump_evidence:
+            like *= named_trump_likelihood(kinds[dealer], mparams[dealer], table, trust, players, r, whole[dealer],
+                                           trump)
+        if (next_u64(rng) >> np.uint64(11)) * _UNIT * bound < like:
             return tu, t + 1
-    return FAILED, max_tries
+        if like > best_like:
+            best_like = like
+            best_tu = tu
+            for s in range(players):
+                best_world[s] = world[s]
+    if best_tu == FAILED:  # not one consistent deal drawn yet: keep drawing (a legal state has some)
+        return draw_world(rng, players, me, hand, unseen, needs, voids, pool, HARD_TRIES, world), max_tries
+    for s in range(players):
+        world[s] = best_world[s]
+    return best_tu, max_tries
 
 
 @kernel

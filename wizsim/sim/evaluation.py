@@ -53,15 +53,18 @@ def evaluate_worlds_kernel(seed, first_index, worlds, turn_ups, candidates, play
 
 
 def evaluate_worlds(state, worlds, turn_ups, candidates, policy: str = "heuristic", play: str = "heuristic",
-                    seed: int = 0, first_index: int = 0) -> np.ndarray:
+                    seed: int = 0, first_index: int = 0, names=None) -> np.ndarray:
     """(n, k) int8: the seat's tricks at the end of the round on each world for each candidate card, the
-    opponents playing ``policy`` and the seat's own later cards ``play``."""
+    opponents playing ``policy`` and the seat's own later cards ``play``; or, with ``names``, seat s
+    playing ``names[s]`` (the seat's own entry included)."""
     from wizsim.policies import make_slots
 
     a = state.kernel_args()
-    slots = make_slots([policy, play])
-    seat_slot = np.full(state.players, slots.slot_of(policy), np.int8)
-    seat_slot[state.me] = slots.slot_of(play)
+    if names is None:
+        names = [policy] * state.players
+        names[state.me] = play
+    slots = make_slots(list(names))
+    seat_slot = np.array([slots.slot_of(n) for n in names], np.int8)
     n, k = len(worlds), len(candidates)
     out = np.zeros((n, k), np.int8)
     if n and k:

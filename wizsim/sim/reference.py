@@ -15,10 +15,10 @@ the twin yields the same hands, turned-up card, trump, bids, tricks, scores and 
 kernel. It is slow on purpose (every legal-play test goes through ``Trick.may_play``): it is the
 yardstick of correctness and the baseline of the benchmark's speed-up figure.
 
-The twins of ``sim.candidates`` (``candidate_rounds``, ``choice_frequencies``, at the end) follow
-their contract: each deal is played once per candidate bid from the deal and play streams of its
-round index; a deal is rejected when an earlier seat's bid differs from the heard one or (with a
-trump check) when the dealer, asked on the check stream, would name another suit.
+The twin of ``sim.candidates`` (``candidate_rounds``) follows its contract: each deal is played once
+per candidate bid from the deal and play streams of its round index. The twin of ``sim.evidence``
+(``deal_likelihoods``) deals each round from its deal stream and asks the model's twins how likely the
+heard bids and named suit are.
 
 Entry points: ``play_round`` (one round from two streams), ``simulate_rounds_reference`` (rounds
 ``first_index ..`` of a run, like ``simulate_rounds``), ``simulate_games_reference`` (whole games,
@@ -210,54 +210,47 @@ def simulate_games_reference(players: int, n_games: int, seed: int, hook: bool =
     return out
 
 
-# --- the advisor's candidate rounds (sim.candidates) ---
+# --- the advisor's candidate rounds (sim.candidates) and weighed deals (sim.evidence) ---
 
 CHECK_STREAM = 3
-NO_CHECK = -2
 
 
-def candidate_rounds(seed: int, first_index: int, n: int, players: int, r: int, hook: bool, fixed_hands,
-                     turn_up_pool: int, fixed_trump: int, bid_mode, fixed_bids, seat: int, candidates,
-                     trump_check: int = NO_CHECK):
-    """Lists ``accepted``, ``tricks`` (per deal, one entry per candidate), ``turn_up`` and ``hands``."""
-    accepted, tricks, turn_up, hands = [], [], [], []
-    for index in range(first_index, first_index + n):
+def candidate_rounds(seed: int, indices, players: int, r: int, hook: bool, fixed_hands, turn_up_pool: int,
+                     fixed_trump: int, bid_mode, fixed_bids, seat: int, candidates):
+    """Lists ``tricks`` (per deal, one entry per candidate), ``turn_up`` and ``hands`` of rounds ``indices``."""
+    tricks, turn_up, hands = [], [], []
+    for index in indices:
         row = []
-        ok = True
         record = None
         for b in candidates:
             bids = list(fixed_bids)
             bids[seat] = int(b)
-            deal, play = round_streams(seed, index)
+            deal, play = round_streams(seed, int(index))
             record = play_round(players, r, hook, deal, play, fixed_hands=fixed_hands, turn_up_pool=turn_up_pool,
                                 fixed_trump=fixed_trump, bid_mode=bid_mode, fixed_bids=bids)
-            if record.accepted and trump_check != NO_CHECK and not row:
-                ok = random_trump(Stream(stream_key(seed, index, CHECK_STREAM))) == trump_check
-            ok = ok and record.accepted
-            if not ok:
-                break
             row.append(record.tricks[seat])
-        accepted.append(ok)
-        tricks.append(row if ok else [0] * len(candidates))
+        tricks.append(row)
         turn_up.append(record.turn_up)
         hands.append(list(record.hands))
-    return accepted, tricks, turn_up, hands
+    return tricks, turn_up, hands
 
 
-def choice_frequencies(seat: int, players: int, r: int, cards, heard: int, forbidden: int, trump_choice: bool,
-                       n_reps: int) -> list[float]:
-    """Share of ``n_reps`` check streams on which the random policy holding one card bids ``heard``
-    (the stream of rep ``k`` for card ``c`` is keyed (seed k, index c)); for a trump choice, the chance
-    that it names the suit ``heard``: 1/4 for a suit, whatever the card."""
+def deal_likelihoods(seed: int, first_index: int, n: int, players: int, r: int, hook: bool, fixed_hands,
+                     turn_up_pool: int, me: int, trump: int, kinds, params, table, bid_trust: float, bids,
+                     n_heard: int, named: int):
+    """Per deal: (likelihood of the heard bids and named suit, acceptance draw in [0, 1))."""
+    from wizsim.policies.reference import bids_likelihood, named_trump_likelihood
+
     out = []
-    for c in cards:
-        if trump_choice:
-            out.append(1 / 4 if 0 <= heard < 4 else 0.0)
-            continue
-        hits = 0
-        for rep in range(n_reps):
-            stream = Stream(stream_key(rep, int(c), CHECK_STREAM))
-            got = random_bid(r, forbidden, stream)
-            hits += got == heard
-        out.append(hits / n_reps)
+    dealer = players - 1
+    for index in range(first_index, first_index + n):
+        turn_up, hands = deal_round(Stream(stream_key(seed, index, DEAL_STREAM)), players, r, list(fixed_hands),
+                                    turn_up_pool)
+        like, _ = bids_likelihood(kinds, params, table, bid_trust, players, r, hook, me, hands, turn_up, trump,
+                                  list(bids), n_heard)
+        if named >= 0 and dealer != me:
+            like *= named_trump_likelihood(kinds[dealer], params[dealer], table, bid_trust, players, r,
+                                           int(hands[dealer]), named)
+        u = (Stream(stream_key(seed, index, CHECK_STREAM)).next_u64() >> 11) * 2.0 ** -53
+        out.append((like, u))
     return out

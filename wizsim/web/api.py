@@ -37,6 +37,8 @@ EXPECTED = {
     "seed": "a whole number",
     "policy": "a policy name",
     "play": "a policy name",
+    "bid_trust": "a number 0..1",
+    "play_trust": "a number 0..1",
 }
 
 
@@ -72,6 +74,9 @@ class AdviseRequest(BaseModel):
     seed: int | None = Field(None, description="Seed, for a reproducible answer (0..2**63-1).")
     policy: str | None = Field(None, max_length=100, description="The opponents' policy (default heuristic).")
     play: str | None = Field(None, max_length=100, description="The policy playing your later cards.")
+    bid_trust: float | None = Field(None, description="How far heard bids are trusted, 0..1 (default: the CLI's).")
+    play_trust: float | None = Field(None, description="Play advice: how far the opponents' chosen cards are "
+                                     "trusted, 0..1 (default: the CLI's).")
 
 
 def validation_message(errors: list[dict], body: Any = None) -> tuple[int, str]:
@@ -158,6 +163,14 @@ def answer(fields: dict) -> dict:
     check_bounds(fields)
     kwargs = {k: v for k, v in fields.items() if v is not None}
     hand, trump, seat = kwargs.pop("hand"), kwargs.pop("trump", None), kwargs.pop("seat")
+    from wizsim.advisor.trump import is_trump_question
+
+    if is_trump_question(trump, kwargs.get("trump_card"), seat, fields.get("players"), kwargs.get("bids")):
+        kwargs.pop("trump_card")
+        for name in ("played", "play_trust"):
+            if name in kwargs:
+                raise RequestError(f"{name}: the dealer names the trump before any card is played")
+        return wizsim.advise_trump(hand, seat, **kwargs).to_dict()
     if is_play_question(fields):
         advise_play = getattr(wizsim, "advise_play", None)
         if advise_play is None:
@@ -169,7 +182,7 @@ def answer(fields: dict) -> dict:
     for name in kwargs:
         if name not in accepted:
             what = ("the cards played are for play advice, once every player has bid (bids with one entry per "
-                    "player)") if name == "played" else "bid advice in this wizsim has no such option"
+                    "player)") if name in ("played", "play_trust") else "bid advice in this wizsim has no such option"
             raise RequestError(f"{name}: {what}")
     advice = wizsim.advise(hand, trump, seat, **kwargs)
     return {**advice.to_dict(), "p_tricks": advice.p_tricks.tolist()}

@@ -1,0 +1,260 @@
+"""Advice at tables unlike its model (issue 17): refusals, calibration and value, the advisor at its defaults.
+
+    python benchmarks/robustness.py                       # every table, r = 3, 6, 10, 15, bid and play advice
+    python benchmarks/robustness.py --questions 40 --quick  # a short look
+    python benchmarks/robustness.py --bid-trust 0.9       # the same with another trust (fitting the default)
+
+Four players. The hero (the heuristic) sits in every seat in turn; the three others play one table's
+policies: ``random``, ``heuristic:bid_shift=0.5``, ``heuristic:bid_shift=-0.5``, ``search:worlds=8``, a
+mixed table (random, bid_shift=0.5, search:worlds=8) and the heuristic itself as the control. The advisor
+is never told who the opponents are (its default model, the heuristic, and its default trusts).
+
+Bid advice, per question (one deal of round index i, the true earlier bids as the real policies made
+them): the advised bid b and its predicted chance of being made; then the true deal is replayed with the
+hero bidding b (the others as before, the same cards and random streams: common random numbers) and
+compared with the hero's own heuristic bid on the same deal. Reported: refusals (an error for a legal
+question), observed minus predicted P(exact) at the bid made with its 95% interval, and the value of the
+advised bid over the heuristic's, per round, with its paired 95% interval.
+
+Play advice, per deal (bids as the real policies made them): the hero asks ``advise_play`` at every card
+it plays and plays the best card; the others play their policies. Reported: refusals, the value over the
+hero's own heuristic play on the same deal (paired), and observed minus predicted P(make) of the first
+card's advice. Results go to benchmarks/results/robustness.json.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import time
+from pathlib import Path
+
+import numpy as np
+
+from wizsim import advise, advise_play
+from wizsim.bits import bit, lowest_bit, popcount
+from wizsim.cards import FIRST_JESTER, FIRST_WIZARD, format_card, format_cards, mask_to_cards
+from wizsim.deal.kernels import PLAY_STREAM, stream_key
+from wizsim.policies import make_slots
+from wizsim.policies.dispatch import choose_card
+from wizsim.policies.rollout import close_trick, play_card
+from wizsim.rules.kernels import LED_NONE, legal_mask
+from wizsim.sim.driver import simulate_rounds
+from wizsim.sim.round import BID_FORCED, BID_FREE
+from wizsim.stats import Z95
+
+PLAYERS = 4
+HERO = "heuristic"
+TABLES = {
+    "heuristic (control)": ["heuristic"] * 3,
+    "random": ["random"] * 3,
+    "heuristic:bid_shift=0.5": ["heuristic:bid_shift=0.5"] * 3,
+    "heuristic:bid_shift=-0.5": ["heuristic:bid_shift=-0.5"] * 3,
+    "search:worlds=8": ["search:worlds=8"] * 3,
+    "mixed": ["random", "heuristic:bid_shift=0.5", "search:worlds=8"],
+}
+ROUNDS = (3, 6, 10, 15)
+SEED = 2026
+
+
+def seat_names(opponents: list[str], hero: int) -> list[str]:
+    names = list(opponents)
+    names.insert(hero, HERO)
+    return names
+
+
+def trump_args(turn_up: int, trump: int) -> dict:
+    """The advisor's view of the trump: the turned-up card, and the suit named on a Wizard."""
+    if turn_up < 0:
+        return {"trump": "none"}
+    if FIRST_WIZARD <= turn_up < FIRST_JESTER:
+        return {"trump": "SHDC"[trump], "trump_card": "W"}
+    return {"trump": None, "trump_card": format_card(turn_up)}
+
+
+def interval(x: np.ndarray) -> dict:
+    x = np.asarray(x, np.float64)
+    if len(x) < 2:
+        return {"mean": float(x.mean()) if len(x) else None, "low": None, "high": None, "n": int(len(x))}
+    half = Z95 * x.std(ddof=1) / np.sqrt(len(x))
+    return {"mean": float(x.mean()), "low": float(x.mean() - half), "high": float(x.mean() + half), "n": int(len(x))}
+
+
+def bid_questions(opponents: list[str], r: int, n: int, trust: dict) -> dict:
+    refusals, diffs, values, seconds = 0, [], [], []
+    errors = []
+    for i in range(n):
+        hero = i % PLAYERS
+        names = seat_names(opponents, hero)
+        truth = simulate_rounds(PLAYERS, r, 1, names, seed=SEED, first_index=i)
+        hand = format_cards(mask_to_cards(int(truth.hands[0, hero])))
+        started = time.perf_counter()
+        try:
+            a = advise(hand, seat=hero + 1, players=PLAYERS, bids=[int(b) for b in truth.bids[0, :hero]], seed=i,
+                       **trump_args(int(truth.turn_up[0]), int(truth.trump[0])), **trust)
+        except ValueError as err:
+            refusals += 1
+            errors.append(str(err)[:200])
+            continue
+        seconds.append(time.perf_counter() - started)
+        b = a.best_bid
+        mode = np.full(PLAYERS, BID_FREE, np.int8)
+        mode[hero] = BID_FORCED
+        fixed = np.zeros(PLAYERS, np.int8)
+        fixed[hero] = b
+        replay = simulate_rounds(PLAYERS, r, 1, names, seed=SEED, first_index=i, bid_mode=mode, fixed_bids=fixed)
+        diffs.append(float(replay.tricks[0, hero] == b) - float(a.p_exact[b]))
+        values.append(float(replay.scores[0, hero]) - float(truth.scores[0, hero]))
+    return {"questions": n, "refusals": refusals, "errors": errors[:3], "calibration": interval(diffs),
+            "value": interval(values), "median_seconds": float(np.median(seconds)) if seconds else None}
+
+
+class Table:
+    """One round stepped card by card: the hero's cards from play advice, the others' from their policies
+    through the round kernel's own decision (``dispatch.choose_card``) and trick bookkeeping."""
+
+    def __init__(self, truth, names: list[str], r: int, index: int):
+        self.r = r
+        self.names = names
+        self.slots = make_slots(names)
+        self.live = truth.hands[0].copy()
+        self.turn_up = int(truth.turn_up[0])
+        self.trump = int(truth.trump[0])
+        self.bids = truth.bids[0].copy()
+        self.tricks = np.zeros(PLAYERS, np.int8)
+        self.seat_played = np.zeros(PLAYERS, np.uint64)
+        self.voids = np.zeros(PLAYERS, np.int8)
+        self.trick_cards = np.full(PLAYERS, -1, np.int8)
+        self.rng = np.array([stream_key(np.uint64(SEED), np.int64(index), PLAY_STREAM)], np.uint64)
+        self.played = np.uint64(0)
+        self.order: list[int] = []
+        self.leader, self.n, self.led, self.best, self.win_pos = 0, 0, LED_NONE, -1, -1
+
+    def to_play(self) -> int:
+        return (self.leader + self.n) % PLAYERS
+
+    def policy_card(self, s: int) -> int:
+        slot = self.slots.slot_of(self.names[s])
+        legal = np.uint64(legal_mask(self.live[s], self.led))  # kernels return Python ints: masks stay uint64
+        return int(choose_card(self.slots.kinds[slot], self.slots.params[slot], self.slots.table, s, PLAYERS, self.r,
+                               False, self.live[s], legal, self.turn_up, self.trump, self.bids, self.tricks,
+                               self.seat_played, self.played, self.trick_cards, self.n, self.led, self.win_pos,
+                               self.voids, self.rng))
+
+    def legal(self, s: int) -> int:
+        return popcount(legal_mask(self.live[s], self.led))
+
+    def play(self, s: int, card: int) -> None:
+        self.played = np.uint64(self.played | np.uint64(bit(card)))
+        self.led, self.best, self.win_pos = play_card(s, card, self.n, self.led, self.best, self.win_pos, self.trump,
+                                                      self.live, self.seat_played, self.voids, self.trick_cards)
+        self.order.append(card)
+        self.n += 1
+        if self.n == PLAYERS:
+            self.leader = close_trick(PLAYERS, self.leader, self.win_pos, self.tricks)
+            self.n, self.led, self.best, self.win_pos = 0, LED_NONE, -1, -1
+
+
+def play_questions(opponents: list[str], r: int, n: int, trust: dict) -> dict:
+    refusals, diffs, values, calls, seconds = 0, [], [], 0, []
+    errors = []
+    for i in range(n):
+        hero = i % PLAYERS
+        names = seat_names(opponents, hero)
+        truth = simulate_rounds(PLAYERS, r, 1, names, seed=SEED, first_index=i)
+        t = Table(truth, names, r, i)
+        predicted = None
+        refused = False
+        while len(t.order) < PLAYERS * r:
+            s = t.to_play()
+            if s != hero or t.legal(s) == 1:
+                card = t.policy_card(s) if s != hero else int(lowest_bit(legal_mask(t.live[s], t.led)))
+                t.play(s, card)
+                continue
+            hand = format_cards(mask_to_cards(int(t.live[hero])))
+            started = time.perf_counter()
+            try:
+                a = advise_play(hand, seat=hero + 1, players=PLAYERS, bids=[int(b) for b in t.bids],
+                                played=format_cards(t.order), seed=i, **trump_args(t.turn_up, t.trump), **trust)
+            except ValueError as err:
+                refusals += 1
+                errors.append(str(err)[:200])
+                refused = True
+                break
+            seconds.append(time.perf_counter() - started)
+            calls += 1
+            if predicted is None:
+                predicted = float(a.p_make[a.best_index])
+            t.play(hero, int(a.cards[a.best_index]))
+        if refused:
+            continue
+        made = t.tricks[hero] == t.bids[hero]
+        score = 20 + 10 * int(t.tricks[hero]) if made else -10 * abs(int(t.tricks[hero]) - int(t.bids[hero]))
+        values.append(score - float(truth.scores[0, hero]))
+        if predicted is not None:
+            diffs.append(float(made) - predicted)
+    return {"deals": n, "advice_calls": calls, "refusals": refusals, "errors": errors[:3],
+            "calibration": interval(diffs), "value": interval(values),
+            "median_seconds": float(np.median(seconds)) if seconds else None}
+
+
+def fmt(iv: dict, digits: int = 2) -> str:
+    if iv["mean"] is None:
+        return "n/a"
+    if iv["low"] is None:
+        return f"{iv['mean']:+.{digits}f}"
+    return f"{iv['mean']:+.{digits}f} [{iv['low']:+.{digits}f}, {iv['high']:+.{digits}f}]"
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--questions", type=int, default=100, help="bid questions per table and round size")
+    ap.add_argument("--deals", type=int, default=None, help="play-advice deals per table and round size "
+                    "(default: a quarter of --questions)")
+    ap.add_argument("--rounds", default=",".join(map(str, ROUNDS)))
+    ap.add_argument("--tables", default=None, help="comma list of table names (default: all)")
+    ap.add_argument("--bid-trust", type=float, default=None)
+    ap.add_argument("--play-trust", type=float, default=None)
+    ap.add_argument("--no-play", action="store_true", help="bid advice only")
+    ap.add_argument("--quick", action="store_true", help="r = 6 and 10 only")
+    ap.add_argument("--out", default=None)
+    args = ap.parse_args()
+    rounds = (6, 10) if args.quick else tuple(int(x) for x in args.rounds.split(","))
+    tables = TABLES if args.tables is None else {k: TABLES[k] for k in args.tables.split(",")}
+    deals = args.deals if args.deals is not None else max(4, args.questions // 4)
+    trust = {k: v for k, v in (("bid_trust", args.bid_trust),) if v is not None}
+    play_trust = {**trust, **({"play_trust": args.play_trust} if args.play_trust is not None else {})}
+    results = []
+    print(f"{'table':<26} {'r':>2}  {'bid: refusals':>13}  {'obs - pred P(exact)':>24}  {'value of advised bid':>24}"
+          f"  {'play: refusals':>14}  {'value of play advice':>24}  {'obs - pred P(make)':>24}")
+    for name, opponents in tables.items():
+        for r in rounds:
+            started = time.perf_counter()
+            bid = bid_questions(opponents, r, args.questions, trust)
+            play = None if args.no_play else play_questions(opponents, r, deals, play_trust)
+            row = {"table": name, "opponents": opponents, "r": r, "bid": bid, "play": play,
+                   "seconds": time.perf_counter() - started}
+            results.append(row)
+            p = play or {"refusals": "-", "value": {"mean": None}, "calibration": {"mean": None}}
+            print(f"{name:<26} {r:>2}  {bid['refusals']:>13}  {fmt(bid['calibration'], 3):>24}  "
+                  f"{fmt(bid['value']):>24}  {p['refusals']:>14}  {fmt(p['value']):>24}  "
+                  f"{fmt(p['calibration'], 3):>24}", flush=True)
+    pooled = {}
+    for name in tables:
+        rows = [x for x in results if x["table"] == name]
+        pooled[name] = {"bid_refusals": sum(x["bid"]["refusals"] for x in rows),
+                        "play_refusals": sum(x["play"]["refusals"] for x in rows if x["play"])}
+    out = {"machine": {"cpu": platform.processor() or platform.machine(), "cores": os.cpu_count(),
+                       "date": time.strftime("%Y-%m-%d"), "loadavg": os.getloadavg()},
+           "seed": SEED, "questions": args.questions, "deals": deals, "trust": play_trust, "results": results,
+           "pooled": pooled}
+    path = Path(args.out) if args.out else Path(__file__).parent / "results" / (
+        "robustness-quick.json" if args.quick else "robustness.json")
+    path.write_text(json.dumps(out, indent=2))
+    print(f"saved {path}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,189 @@
+"""The opponents' model: how likely is what a seat was seen doing, given the cards it held.
+
+Everything a player observes about the other seats' hidden cards is weighed here, and only here: the
+bid each seat made, the suit a dealer named on a turned-up Wizard, and each card a seat chose. Bid
+advice, play advice, round 1's exact enumeration and the search policy all ask these kernels for the
+likelihood of the observations given a *world* (a full deal of the hidden cards); the hard facts
+(cards seen, voids shown, how many cards each seat holds) are the world sampler's business
+(``policies.worlds``), not a weight.
+
+A model of a seat is a kind (``MODEL_BLIND``: its choices tell nothing about its cards, as for the
+``random`` policy; ``MODEL_HEURISTIC``: it decides as the heuristic would, with that seat's policy
+parameters, e.g. ``bid_shift``) and a trust. Decisions are soft: a deterministic policy's choice ``c*``
+gets most of the mass and the rest is spread over the other legal choices, nearer ones likelier,
+
+- a bid ``b`` heard from a seat whose model bids ``b*``: ``rho ** |b - b*| / Z(b*)`` with
+  ``rho = 1 - bid_trust`` and ``Z(b*)`` the sum of ``rho ** |b' - b*|`` over the legal bids ``b'``
+  (0..r, the hook's forbidden bid left out). ``bid_trust = 1`` is hard evidence (only ``b*`` is
+  possible), ``bid_trust = 0`` says nothing (every legal bid equally likely, whatever the cards);
+- a suit named by a dealer whose model names one of the suits ``C`` (uniformly): weight 1 for a
+  suit in ``C`` and ``rho`` for the others, normalised over the four suits (the same ``rho``);
+- a card ``c`` chosen among ``n`` legal cards where the model plays ``c*``: ``1 / (1 + (n-1) rho_p)``
+  when ``c == c*``, ``rho_p / (1 + (n-1) rho_p)`` otherwise, with ``rho_p = 1 - play_trust``.
+
+No legal observation gets weight 0 unless a trust is exactly 1, so no legal state is ever
+impossible: unlikely evidence only counts for less. At trust 0 every world gets the same weight, and the
+likelihoods below leave that constant factor out (they return 1). Seats are 0-based (index 0 = seat 1). The twins
+are in ``policies.reference`` (same names).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from wizsim._jit import kernel
+from wizsim.bits import ZERO, bit, popcount
+from wizsim.policies.heuristic import heuristic_bid, heuristic_card, heuristic_trump_choices
+from wizsim.policies.rollout import close_trick, play_card
+from wizsim.rules.kernels import LED_NONE, forbidden_bid, legal_mask
+
+MODEL_BLIND = 0
+MODEL_HEURISTIC = 1
+
+
+@kernel
+def bid_weight(model_bid, heard, r, forbidden, trust):
+    """P(a seat bids ``heard`` | its model bids ``model_bid``), over the legal bids 0..r."""
+    if trust >= 1.0:
+        return 1.0 if heard == model_bid else 0.0
+    rho = 1.0 - trust
+    z = 0.0
+    for b in range(r + 1):
+        if b != forbidden:
+            z += rho ** abs(b - model_bid)
+    return rho ** abs(heard - model_bid) / z
+
+
+@kernel
+def max_bid_weight(heard, r, forbidden, trust):
+    """The largest ``bid_weight`` of ``heard`` over every model bid: a bound for rejection sampling."""
+    best = 0.0
+    for m in range(r + 1):
+        if m != forbidden:
+            best = max(best, bid_weight(m, heard, r, forbidden, trust))
+    return best
+
+
+@kernel
+def trump_weight(choices, named, trust):
+    """P(the dealer names suit ``named`` | its model names uniformly among the suits in the mask
+    ``choices``)."""
+    n = popcount(np.uint64(choices))
+    inside = (choices >> named) & 1
+    if trust >= 1.0:
+        return inside / n
+    rho = 1.0 - trust
+    return (1.0 if inside else rho) / (n + rho * (4 - n))
+
+
+@kernel
+def card_weight(is_choice, n_legal, trust):
+    """P(the seat played this card | its model plays ``is_choice``-ly this card) among ``n_legal``."""
+    if n_legal <= 1:
+        return 1.0
+    if trust >= 1.0:
+        return 1.0 if is_choice else 0.0
+    rho = 1.0 - trust
+    return (1.0 if is_choice else rho) / (1.0 + (n_legal - 1) * rho)
+
+
+@kernel
+def model_bid(kind, params, table, seat, players, r, hand, turn_up, trump, bids, forbidden):
+    """The bid the model of 0-based ``seat`` makes with ``hand`` (-1 for a blind model). ``bids``: the
+    earlier seats' bids (later entries are not read)."""
+    if kind == MODEL_BLIND:
+        return -1
+    return heuristic_bid(params, table, seat, players, r, hand, turn_up, trump, bids, forbidden)
+
+
+@kernel
+def bids_likelihood(kinds, params, table, trust, players, r, hook, me, hands, turn_up, trump, bids, n_heard,
+                    model_bids):
+    """The likelihood of the first ``n_heard`` seats' bids ``bids`` given each seat's whole hand
+    ``hands[s]`` (the cards it was dealt this round): the product of ``bid_weight`` over the seats other
+    than ``me`` whose model is not blind. ``kinds`` (players,) int8, ``params`` (players, k) float64:
+    each seat's model. ``model_bids`` (players,) int8 gets each seat's model bid (-1: not asked)."""
+    like = 1.0
+    total = 0
+    for s in range(players):
+        model_bids[s] = -1
+    for s in range(n_heard):
+        forbidden = forbidden_bid(hook, s, players, r, total)
+        if s != me and kinds[s] != MODEL_BLIND and trust > 0.0:
+            m = model_bid(kinds[s], params[s], table, s, players, r, hands[s], turn_up, trump, bids, forbidden)
+            model_bids[s] = m
+            like *= bid_weight(m, bids[s], r, forbidden, trust)
+        total += bids[s]
+    return like
+
+
+@kernel
+def bids_bound(kinds, trust, players, r, hook, me, bids, n_heard):
+    """The largest value ``bids_likelihood`` can take for these heard bids, whatever the hands."""
+    bound = 1.0
+    total = 0
+    for s in range(n_heard):
+        forbidden = forbidden_bid(hook, s, players, r, total)
+        if s != me and kinds[s] != MODEL_BLIND and trust > 0.0:
+            bound *= max_bid_weight(bids[s], r, forbidden, trust)
+        total += bids[s]
+    return bound
+
+
+@kernel
+def named_trump_likelihood(kind, params, table, trust, players, r, dealer_hand, named):
+    """The likelihood that the dealer, holding ``dealer_hand``, named suit ``named`` on a turned-up Wizard."""
+    if kind == MODEL_BLIND or trust <= 0.0:
+        return 1.0
+    return trump_weight(heuristic_trump_choices(params, table, players, r, dealer_hand), named, trust)
+
+
+@kernel
+def named_trump_bound(trust):
+    """The largest value ``named_trump_likelihood`` can take (a dealer whose only choice is the suit)."""
+    if trust <= 0.0:
+        return 1.0
+    return trump_weight(1, 0, trust)
+
+
+@kernel
+def play_likelihood(kinds, trust, players, r, me, hands, turn_up, trump, bids, order, n_played):
+    """The likelihood of the first ``n_played`` cards of ``order`` (the round's cards in order of play:
+    seat 1 leads the first trick, each trick's winner the next), given the seats' whole hands
+    ``hands``: the product of ``card_weight`` over the cards of seats other than ``me`` whose model is
+    not blind, each compared with the heuristic's card in that seat's place (its hand then, the tricks
+    taken, the cards played, the trick so far and the voids shown)."""
+    like = 1.0
+    if trust <= 0.0:
+        return like
+    live = hands.copy()
+    seat_played = np.zeros(players, np.uint64)
+    voids = np.zeros(players, np.int8)
+    tricks = np.zeros(players, np.int8)
+    trick_cards = np.full(players, -1, np.int8)
+    played = ZERO
+    leader = 0
+    n = 0
+    led = LED_NONE
+    best = -1
+    win_pos = -1
+    for k in range(n_played):
+        if n == players:
+            leader = close_trick(players, leader, win_pos, tricks)
+            n = 0
+            led = LED_NONE
+            best = -1
+            win_pos = -1
+        s = leader + n
+        if s >= players:
+            s -= players
+        card = order[k]
+        if s != me and kinds[s] != MODEL_BLIND:
+            legal = legal_mask(live[s], led)
+            choice = heuristic_card(s, players, live[s], legal, turn_up, trump, bids[s] - tricks[s], played,
+                                    trick_cards[max(win_pos, 0)], n, led, voids)
+            like *= card_weight(choice == card, popcount(legal), trust)
+        played |= bit(card)
+        led, best, win_pos = play_card(s, card, n, led, best, win_pos, trump, live, seat_played, voids, trick_cards)
+        n += 1
+    return like

@@ -1,0 +1,81 @@
+"""Deals weighed by the opponents' model: which of a run's deals the advisor plays, and with what weight.
+
+Bid advice draws deal ``i`` of a run from the deal stream of ``(seed, i)`` exactly as the round kernel
+deals it (the player's hand fixed), asks ``policies.model`` how likely the heard bids and a dealer's
+named suit are on that deal, and keeps it by *rejection control*: with the run's threshold ``c``, deal
+``i`` is kept when ``u_i * c < L_i`` (``u_i`` uniform from the check stream of ``(seed, i)``) and then
+weighs ``max(1, L_i / c)``. Kept deals with their weights are a properly weighted sample of the deals
+given the evidence whatever ``c`` is; ``c`` only trades draws for weight spread. At ``c`` equal to the
+largest likelihood this is plain rejection sampling (every kept deal weighs 1): with ``bid_trust`` 1,
+exactly the deals in which each earlier seat's policy bids what was heard.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import prange
+
+from wizsim._jit import parallel_kernel
+from wizsim.deal.kernels import DEAL_STREAM, deal_round, next_u64, stream_key
+from wizsim.policies.model import bids_likelihood, named_trump_likelihood, play_likelihood
+
+CHECK_STREAM = 3  # the acceptance draw of deal i: a stream the round itself never reads
+NO_NAMED = -2
+_UNIT = 1.0 / 9007199254740992.0  # 2**-53
+
+
+@parallel_kernel
+def deal_likelihoods_kernel(seed, first_index, players, r, hook, fixed_hands, turn_up_pool, me, trump, kinds, params,
+                            table, bid_trust, bids, n_heard, named, like, u, model_bids, named_ok):
+    """For deals ``first_index .. first_index + n - 1`` of the run ``seed`` (dealt as ``round.play_round``
+    deals them, ``trump`` the round's trump): ``like`` (n,) float64, the likelihood of the first ``n_heard``
+    ``bids`` and, when ``named`` >= 0 (the suit an opponent dealer named on a turned-up Wizard), of that
+    choice; ``u`` (n,) float64 the deal's acceptance draw in [0, 1); ``model_bids`` (n, players) int8 each
+    seat's model bid (-1: not asked); ``named_ok`` (n,) bool whether the dealer's model may name ``named``."""
+    n = like.shape[0]
+    dealer = players - 1
+    for i in prange(n):
+        index = first_index + i
+        rng = np.empty(1, np.uint64)
+        rng[0] = stream_key(seed, index, DEAL_STREAM)
+        hands = np.zeros(players, np.uint64)
+        turn_up = deal_round(rng, players, r, fixed_hands, turn_up_pool, hands)
+        value = bids_likelihood(kinds, params, table, bid_trust, players, r, hook, me, hands, turn_up, trump, bids,
+                                n_heard, model_bids[i])
+        named_ok[i] = True
+        if named >= 0 and dealer != me:
+            value *= named_trump_likelihood(kinds[dealer], params[dealer], table, bid_trust, players, r, hands[dealer],
+                                            named)
+            named_ok[i] = named_trump_likelihood(kinds[dealer], params[dealer], table, 1.0, players, r, hands[dealer],
+                                                 named) > 0.0
+        like[i] = value
+        rng[0] = stream_key(seed, index, CHECK_STREAM)
+        u[i] = (next_u64(rng) >> np.uint64(11)) * _UNIT
+
+
+@parallel_kernel
+def world_likelihoods_kernel(seed, first_index, worlds, turn_ups, seat_played, players, r, hook, me, trump, bids, kinds,
+                             params, table, bid_trust, play_trust, order, n_played, named, like, u, model_bids):
+    """Play advice's worlds weighed by the model: ``like[i]`` the likelihood of every heard bid, of an
+    opponent dealer naming ``named`` (>= 0) on a turned-up Wizard, and of the ``n_played`` cards of
+    ``order`` chosen so far, given world ``i`` (``worlds`` (n, players) uint64, the cards each seat holds
+    now; its whole hand adds ``seat_played``). ``model_bids`` (n, players) int8: each seat's model bid;
+    ``u`` (n,) the acceptance draw of world ``first_index + i`` of the run ``seed``."""
+    n = worlds.shape[0]
+    dealer = players - 1
+    for i in prange(n):
+        whole = np.empty(players, np.uint64)
+        for s in range(players):
+            whole[s] = worlds[i, s] | seat_played[s]
+        value = bids_likelihood(kinds, params, table, bid_trust, players, r, hook, me, whole, turn_ups[i], trump,
+                                bids, players, model_bids[i])
+        if named >= 0 and dealer != me:
+            value *= named_trump_likelihood(kinds[dealer], params[dealer], table, bid_trust, players, r, whole[dealer],
+                                            named)
+        if n_played > 0 and play_trust > 0.0:
+            value *= play_likelihood(kinds, play_trust, players, r, me, whole, turn_ups[i], trump, bids, order,
+                                     n_played)
+        like[i] = value
+        rng = np.empty(1, np.uint64)
+        rng[0] = stream_key(seed, first_index + i, CHECK_STREAM)
+        u[i] = (next_u64(rng) >> np.uint64(11)) * _UNIT

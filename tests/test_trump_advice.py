@@ -78,5 +78,5 @@ def test_cli_trump_phase_text_and_json():
     assert list(obj) == ["phase", "hand", "players", "seat", "earlier_bids", "hook", "best_suit", "method",
                          "samples", "table", "close_call", "policy"]
     bad = CliRunner().invoke(main, ["advise", "--hand", "W,AS", "--trump-card", "W", "--seat", "2"])
-    assert bad.exit_code == 2 and "only the dealer" in bad.output
+    assert bad.exit_code == 2 and "the suit the dealer named" in bad.output  # not the dealer: give the suit
     assert np.isfinite([row["ev"] for row in obj["table"]]).all()

@@ -207,8 +207,11 @@ def _close(value: np.ndarray, z: float) -> list[int]:
 
 
 def is_trump_question(trump, trump_card, seat, players, bids) -> bool:
-    """The CLI's rule: a turned-up Wizard, no suit named, the dealer's seat and no bids ask for trump advice."""
-    if trump is not None or trump_card is None:
+    """The CLI's rule: a turned-up Wizard, no suit named, the dealer's seat and no bids ask for trump advice
+    (any other seat missing the suit is told to give the suit the dealer named)."""
+    from wizsim.config import DEFAULT_PLAYERS
+
+    if trump is not None or trump_card is None or seat != (players or DEFAULT_PLAYERS):
         return False
     text = str(trump_card).strip().upper()
     is_wizard = text in ("W", "Z", "WIZARD") or (isinstance(trump_card, (int, np.integer))

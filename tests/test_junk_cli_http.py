@@ -45,7 +45,7 @@ def client():
 
     from wizsim.web.app import create_app
 
-    with TestClient(create_app(workers=1), raise_server_exceptions=False) as c:
+    with TestClient(create_app(workers=1), base_url="http://127.0.0.1", raise_server_exceptions=False) as c:
         yield c
 
 
@@ -58,7 +58,7 @@ EXAMPLE = {"hand": "W,AS,3H", "trump": "S", "seat": 2}
     ({**EXAMPLE, "bids": "1" * 201}, "bids is too long: at most 200 characters, got 201"),  # "must be text"
     ({**EXAMPLE, "bids": [1] * 201}, "bids is too long: at most 200 items, got 201"),
     ({**EXAMPLE, "hand": "A" * 201}, "hand is too long"),
-    ({**EXAMPLE, "policy": ""}, "policy: unknown policy ''"),
+    ({**EXAMPLE, "policy": ""}, "policy must name a policy, got ''"),
 ])
 def test_http_junk_is_a_4xx_naming_the_field(client, body, needle):
     res = client.post("/api/advise", json=body)

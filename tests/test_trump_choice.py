@@ -34,18 +34,23 @@ def test_the_same_seed_gives_the_same_tie_breaks():
 
 def test_round_one_exact_weighs_the_dealers_card_by_the_chance_it_names_the_heard_suit():
     # Round 1, 4 players, seat 2 holds 5H, a Wizard turned up, the dealer (seat 4) named hearts.
-    # 58 unknown cards: 3 Wizards, 4 Jesters, 9 hearts above the 5H, 3 below, 39 others. The dealer
-    # holding a heart names hearts (weight 1), holding a Wizard or Jester any suit (1/4), any other
-    # suited card its own suit (0). Seat 2 wins when no opponent holds a Wizard or a higher heart.
+    # 58 unknown cards: 3 Wizards, 4 Jesters, 9 hearts above the 5H, 3 below, 39 others. The heuristic
+    # dealer holding a heart names hearts, holding a Wizard or Jester any suit (1/4), any other suited
+    # card its own suit. Trusted fully (bid_trust=1) the last names hearts never; trusted t, the model
+    # spreads 1 - t over the suits it would not name: weight rho / (1 + 3 rho), rho = 1 - t, against
+    # 1 / (1 + 3 rho) for the suit it would. Seat 2 wins when no opponent holds a Wizard or a higher heart.
     bad, pairs = 3 + 9, 57 * 56
     good_pairs = (57 - bad) * (57 - bad - 1)
-    num = 3 * 1 * good_pairs + 4 * 0.25 * good_pairs  # dealer holds a low heart / a Jester
-    den = (9 + 3) * 1 * pairs + (3 + 4) * 0.25 * pairs
-    want = num / den
-    a = advise("5H", "H", 2, players=4, trump_card="W")
-    assert a.method == "exact"
-    assert a.p_tricks[1, 1] == pytest.approx(want, abs=1e-12)
-    assert round(a.p_tricks[1, 1], 4) == 0.1805  # 0.1.0 answered 0.155: a dealer's W or J always named spades
+    for trust in (1.0, 0.7, 0.3):
+        rho = 1 - trust
+        own, any_suit, other = 1 / (1 + 3 * rho), 0.25, rho / (1 + 3 * rho)
+        num = (3 * own + 4 * any_suit + 39 * other) * good_pairs  # a low heart, a Jester, another suit
+        den = (12 * own + 7 * any_suit + 39 * other) * pairs
+        a = advise("5H", "H", 2, players=4, trump_card="W", bid_trust=trust)
+        assert a.method == "exact"
+        assert a.p_tricks[1, 1] == pytest.approx(num / den, abs=1e-12), trust
+        if trust == 1.0:
+            assert round(a.p_tricks[1, 1], 4) == 0.1805  # 0.1.0 answered 0.155: a W or J always named spades
 
 
 def test_random_dealer_names_every_suit_so_the_named_suit_tells_nothing():

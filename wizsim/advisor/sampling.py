@@ -84,6 +84,11 @@ def effective_size(weights, n: int) -> float:
     return total * total / float((weights * weights).sum()) if total > 0 else 0.0
 
 
+def bid_kernels() -> tuple:
+    """The kernels a bid-advice call runs (for the first-run compile notice)."""
+    return (candidate_rounds_kernel, deal_likelihoods_kernel)
+
+
 def kernel_setup(q, model):
     """The fixed parts of ``play_round`` for question ``q`` (seats 0-based in the arrays); ``model`` the
     ``advisor.opponents.OpponentModel``."""

@@ -41,11 +41,10 @@ def warm() -> float:
 
 def warm_kernels() -> tuple:
     """The kernels the warm questions run (for the first-run compile notice)."""
-    from wizsim.advisor.evidence import worlds_evidence_kernel
     from wizsim.advisor.play import play_kernels
-    from wizsim.sim.candidates import candidate_rounds_kernel, choice_frequencies
+    from wizsim.advisor.sampling import bid_kernels
 
-    return (candidate_rounds_kernel, choice_frequencies, *play_kernels(), worlds_evidence_kernel)
+    return (*bid_kernels(), *play_kernels())
 
 
 def answer_workers() -> int:

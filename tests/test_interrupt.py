@@ -18,7 +18,7 @@ LONG = {
     "bid advice": ["advise", "--hand", "AS,KD,3H,7C,9H,2D,JC", "--trump", "S", "--seat", "2", "--bids", "1",
                    "--samples", "5000000", "--seed", "1"],
     "play advice": [*PLAY, "--samples", "3000000"],
-    "play advice, search": [*PLAY, "--play", "search"],
+    "play advice, search": [*PLAY, "--play", "search", "--samples", "20000"],  # default precision ends in 2 s
     "simulate": ["simulate", "--players", "4", "--round", "15", "--rounds", "1000000000", "--policy", "heuristic"],
     "simulate games": ["simulate", "--players", "4", "--games", "100000000", "--policy", "heuristic"],
     "tournament": ["tournament", "--players", "4", "--policies", "heuristic,random", "--games", "100000000"],

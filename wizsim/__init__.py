@@ -16,8 +16,12 @@ __all__ = [
     "AdviceError",
     "CardError",
     "ConfigError",
+    "Game",
     "GameBatch",
+    "Observation",
+    "Player",
     "PlayAdvice",
+    "Round",
     "RoundBatch",
     "RulesConfig",
     "TrumpAdvice",
@@ -28,6 +32,7 @@ __all__ = [
     "format_cards",
     "legal_plays",
     "parse_cards",
+    "player",
     "read_rounds",
     "run_tournament",
     "score",
@@ -47,4 +52,8 @@ def __getattr__(name):
         from wizsim.tournament import run_tournament
 
         return run_tournament
+    if name in ("Round", "Game", "Observation", "Player", "player"):  # the open table (wizsim.table)
+        import wizsim.table
+
+        return getattr(wizsim.table, name)
     raise AttributeError(f"module 'wizsim' has no attribute {name!r}")

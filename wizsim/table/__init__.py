@@ -1,0 +1,9 @@
+"""The open table: a public round and game state anyone can step, and players as objects
+(CONTRACT.md, "Open table")."""
+
+from wizsim.table.game import Game
+from wizsim.table.observation import Observation
+from wizsim.table.players import Player, player
+from wizsim.table.round import Round
+
+__all__ = ["Game", "Observation", "Player", "Round", "player"]

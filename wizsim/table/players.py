@@ -1,0 +1,180 @@
+"""Players: anything with ``trump(obs)``, ``bid(obs)`` and ``card(obs)`` (each an ``Observation`` in,
+a suit code, a bid or a card id out). ``player(name)`` gives wizsim's own policies as such objects; they
+decide through the very kernels the round kernel runs (``policies.dispatch``), from the observation
+alone.
+
+A built-in player draws from its own random stream when asked directly. At a ``Round``'s or ``Game``'s
+own ``play`` it draws from the round's play stream instead, in the order the round kernel does, so a
+table of built-in players stepped through the public API plays exactly the rounds ``simulate_rounds``
+and ``simulate_games`` play with the same seed.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import secrets
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from wizsim.bits import bit
+from wizsim.config import ConfigError
+from wizsim.deal.kernels import PLAY_STREAM, stream_key
+from wizsim.policies.dispatch import choose_bid, choose_card, choose_trump
+from wizsim.policies.registry import check_policy, make_slots
+from wizsim.policies.rollout import trick_status
+from wizsim.rules.kernels import forbidden_bid, legal_mask
+
+DECISIONS = ("trump", "bid", "card")
+
+
+def mask_of(cards) -> np.uint64:
+    m = 0
+    for c in cards:
+        m |= 1 << int(c)
+    return np.uint64(m)
+
+
+def kernel_view(obs) -> dict:
+    """The arrays and scalars ``policies.dispatch`` takes, rebuilt from what ``obs`` shows (0-based seats)."""
+    p = obs.players
+    bids = np.array([-1 if b is None else b for b in obs.bids], np.int8)
+    seat_played = np.zeros(p, np.uint64)
+    for s, c in obs.played:
+        seat_played[s - 1] |= np.uint64(bit(c))
+    trick = np.full(p, -1, np.int8)
+    trick[:len(obs.trick)] = obs.trick
+    voids = np.array([sum(1 << k for k in v) for v in obs.voids], np.int8)
+    trump = -1 if obs.trump is None else obs.trump
+    led, _, win_pos = trick_status(trick, np.int64(len(obs.trick)), np.int64(trump))
+    hand = mask_of(obs.hand)
+    return dict(seat=obs.seat - 1, players=p, r=obs.r, hook=bool(obs.hook), hand=hand, turn_up=obs.turn_up,
+                trump=trump, bids=bids, tricks=np.array(obs.tricks, np.int8), seat_played=seat_played,
+                played=mask_of(c for _, c in obs.played), trick_cards=trick, n=len(obs.trick), led=led,
+                win_pos=win_pos, voids=voids, legal=np.uint64(legal_mask(hand, led)))
+
+
+class Player:
+    """One of wizsim's policies as a player object (``wizsim.player(name)``)."""
+
+    def __init__(self, name: str, seed: int | None = None):
+        self.name = check_policy(name)
+        slots = make_slots([self.name])
+        self._kind, self._params, self._table = slots.kinds[0], slots.params[0], slots.table
+        seed = secrets.randbits(63) if seed is None else seed
+        self._rng = np.array([stream_key(np.uint64(seed), np.int64(0), PLAY_STREAM)], np.uint64)
+
+    def __repr__(self) -> str:
+        return f"wizsim.player({self.name!r})"
+
+    def trump(self, obs) -> int:
+        return self.decide(obs, self._rng)
+
+    def bid(self, obs) -> int:
+        return self.decide(obs, self._rng)
+
+    def card(self, obs) -> int:
+        return self.decide(obs, self._rng)
+
+    def decide(self, obs, rng: np.ndarray) -> int:
+        """The decision ``obs.phase`` asks for, drawing from the stream ``rng`` ((1,) uint64, advanced)."""
+        v = kernel_view(obs)
+        s, p, r = v["seat"], v["players"], v["r"]
+        if obs.phase == "trump":
+            return int(choose_trump(self._kind, self._params, self._table, p, r, v["hook"], v["hand"], v["turn_up"],
+                                    rng))
+        if obs.phase == "bid":
+            total = int(sum(b for b in obs.bids if b is not None))
+            forbidden = forbidden_bid(v["hook"], s, p, r, total)
+            return int(choose_bid(self._kind, self._params, self._table, s, p, r, v["hook"], v["hand"], v["turn_up"],
+                                  v["trump"], v["bids"], forbidden, rng))
+        if obs.phase == "card":
+            return int(choose_card(self._kind, self._params, self._table, s, p, r, v["hook"], v["hand"], v["legal"],
+                                   v["turn_up"], v["trump"], v["bids"], v["tricks"], v["seat_played"], v["played"],
+                                   v["trick_cards"], v["n"], v["led"], v["win_pos"], v["voids"], rng))
+        raise ValueError(f"seat {obs.seat} has no decision to make: the phase is {obs.phase!r}")
+
+
+def player(name: str, *, seed: int | None = None) -> Player:
+    """wizsim's policy ``name`` (``"heuristic"``, ``"search:worlds=64"``, ...) as a player object with
+    ``.trump(obs)``, ``.bid(obs)`` and ``.card(obs)``. ``seed`` fixes its own random stream."""
+    return Player(name, seed)
+
+
+def is_player(obj) -> bool:
+    return not isinstance(obj, str) and all(callable(getattr(obj, d, None)) for d in DECISIONS)
+
+
+def player_name(obj) -> str:
+    """A player's canonical name: a built-in's policy name, else its ``name`` attribute, else
+    ``module:Class``."""
+    if isinstance(obj, Player):
+        return obj.name
+    name = getattr(obj, "name", None)
+    if isinstance(name, str) and name.strip():
+        return name.strip()
+    cls = type(obj)
+    return f"{cls.__module__}:{cls.__qualname__}"
+
+
+def load_player(spec: str):
+    """A user's player from ``path/to/file.py:Name`` or ``package.module:Name``: ``Name`` is a class
+    (called with no arguments) or an object with the three methods. ``ConfigError`` naming the spec
+    otherwise."""
+    where, sep, attr = spec.rpartition(":")
+    if not sep or not where or not attr.isidentifier():
+        raise ConfigError(f"a player must be FILE.py:NAME or package.module:NAME, got {spec!r}")
+    try:
+        if where.endswith(".py"):
+            path = Path(where).resolve()
+            if not path.is_file():
+                raise ConfigError(f"player {spec!r}: no file {where}")
+            module_name = f"wizsim_user_{abs(hash(str(path)))}"
+            module = sys.modules.get(module_name)
+            if module is None:
+                loader = importlib.util.spec_from_file_location(module_name, path)
+                module = importlib.util.module_from_spec(loader)
+                sys.modules[module_name] = module
+                loader.loader.exec_module(module)
+        else:
+            module = importlib.import_module(where)
+    except ConfigError:
+        raise
+    except Exception as err:  # the user's module failed to import: say which and why, in one line
+        raise ConfigError(f"player {spec!r}: cannot load {where}: {type(err).__name__}: {err}") from None
+    obj = getattr(module, attr, None)
+    if obj is None:
+        raise ConfigError(f"player {spec!r}: {where} has no {attr}")
+    if isinstance(obj, type):
+        try:
+            obj = obj()
+        except Exception as err:
+            raise ConfigError(f"player {spec!r}: {attr}() failed: {type(err).__name__}: {err}") from None
+    if not is_player(obj):
+        raise ConfigError(f"player {spec!r}: {attr} needs methods trump(obs), bid(obs) and card(obs)")
+    if getattr(obj, "name", None) is None:
+        try:
+            obj.name = spec
+        except AttributeError:
+            pass
+    return obj
+
+
+def as_player(item, seed: int | None = None):
+    """A player object from a policy name, a ``FILE.py:NAME`` / ``module:NAME`` spec, or a player object."""
+    if is_player(item):
+        return item
+    if isinstance(item, str):
+        base = item.strip().split(":")[0].lower()
+        from wizsim.policies.registry import POLICIES
+
+        if base not in POLICIES and (":" in item and (item.split(":")[0].endswith(".py") or "." in base)):
+            return load_player(item.strip())
+        return player(item, seed=seed)
+    raise ConfigError(f"a player must be a policy name or an object with trump, bid and card methods, got "
+                      f"{type(item).__name__}")
+
+
+__all__ = ["Player", "as_player", "is_player", "kernel_view", "load_player", "player", "player_name"]

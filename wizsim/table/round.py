@@ -17,8 +17,15 @@ from wizsim.cards import FULL_DECK_MASK, N_CARDS, card_ids, format_card, mask_to
 from wizsim.config import ConfigError, check_count, check_flag, check_seed, n_game_rounds
 from wizsim.deal.kernels import DEAL_STREAM, PLAY_STREAM, WORLD_STREAM, deal_round, stream_key
 from wizsim.policies.rollout import close_trick, play_card
-from wizsim.rules.kernels import DEALER_NAMES, LED_NONE, forbidden_bid, is_last_round, legal_mask, score_round, \
-    trump_of_turn_up
+from wizsim.rules.kernels import (
+    DEALER_NAMES,
+    LED_NONE,
+    forbidden_bid,
+    is_last_round,
+    legal_mask,
+    score_round,
+    trump_of_turn_up,
+)
 from wizsim.table.observation import Observation
 from wizsim.table.players import Player, as_player, is_player
 

@@ -37,6 +37,7 @@ from wizsim.policies.search import search_bid, search_card, search_trump
 RANDOM = 0
 HEURISTIC = 1
 SEARCH = 2
+KINDS = (RANDOM, HEURISTIC, SEARCH)  # a kind without its branch below would play as random: the registry refuses it
 
 
 @inline_kernel

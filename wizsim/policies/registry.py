@@ -1,4 +1,4 @@
-"""The policy registry: every policy by name, what its kernel needs, and the names' grammar.
+"""The policy registry: every policy by name (and the users' Python players seated in this process), what its kernel needs, and the names' grammar.
 
 A policy name may carry parameters after colons (CONTRACT.md): ``NAME[:VALUE|:KEY=VALUE]...``.
 Bare values fill the entry's parameters in declared order, ``key=value`` sets one by name, e.g.
@@ -24,7 +24,7 @@ import numpy as np
 
 from wizsim.cards import shorten
 from wizsim.config import ConfigError
-from wizsim.policies.dispatch import HEURISTIC, RANDOM, SEARCH
+from wizsim.policies.dispatch import HEURISTIC, KINDS, RANDOM, SEARCH
 
 N_PARAMS = 8  # columns of a slot's params row
 DEFAULT_POLICY = "random"  # simulate's policy when none is named
@@ -111,6 +111,33 @@ def _entries():
 
 POLICIES: dict[str, PolicyEntry] = {e.name: e for e in _entries()}
 
+# Users' players (``table.players``) seated in this process, by canonical name: a spec
+# ``FILE.py:NAME`` / ``package.module:NAME`` names itself, an object its ``name`` or ``module:Class``.
+USER_PLAYERS: dict[str, object] = {}
+USER_PLAYER_COST = 400.0  # a Python decision, in heuristic card plays (tens of microseconds)
+
+
+def is_user_player(name) -> bool:
+    return isinstance(name, str) and name in USER_PLAYERS
+
+
+def looks_like_player_spec(text: str) -> bool:
+    """``FILE.py:NAME`` or ``package.module:NAME`` (never a built-in name with parameters)."""
+    base, sep, attr = text.strip().partition(":")
+    return bool(sep) and base.lower() not in POLICIES and (base.endswith(".py") or "." in base or "/" in base)
+
+
+def seat_name(item) -> str:
+    """The canonical name of one seat's policy: a built-in policy name, or a user's player (an object
+    with ``trump``, ``bid`` and ``card``, or a spec that loads one), registered for this process."""
+    if isinstance(item, str) and (item in USER_PLAYERS or looks_like_player_spec(item)):
+        item = item.strip()
+    elif isinstance(item, str):
+        return check_policy(item)
+    from wizsim.table.players import register_player
+
+    return register_player(item)
+
 
 @dataclass(frozen=True)
 class PolicySpec:
@@ -186,6 +213,8 @@ def policy_entry(name) -> PolicyEntry:
 
 def policy_cost(name) -> float:
     """One card play of policy ``name``, in heuristic card plays."""
+    if is_user_player(name):
+        return float(getattr(USER_PLAYERS[name], "cost", USER_PLAYER_COST))
     return parse_policy(name).cost
 
 
@@ -194,10 +223,13 @@ def seat_policies(policies, players: int) -> list[str]:
     shorter than the table repeats to fill it (``heuristic,random`` at 4 players: H,R,H,R)."""
     if isinstance(policies, str):
         policies = policies.split(",")
+    elif not isinstance(policies, (list, tuple)) and all(callable(getattr(policies, d, None))
+                                                         for d in ("trump", "bid", "card")):
+        policies = [policies]  # one player object for every seat
     elif not isinstance(policies, (list, tuple)):
         raise ConfigError(f"policies must be a name, a comma list or a list of names, got "
                           f"{shorten(repr(policies), 40)}")
-    names = [check_policy(p) for p in policies]
+    names = [seat_name(p) for p in policies]
     if not names or players % len(names):
         raise ConfigError(f"give {players} policies (one per seat) or a list whose length divides {players} "
                           f"(it repeats to fill the table), got {len(names)}")
@@ -221,7 +253,12 @@ def make_slots(names) -> PolicySlots:
     """Slots for the distinct names in ``names`` (order of first appearance)."""
     specs: dict[str, PolicySpec] = {}
     for name in names:
+        if is_user_player(name):
+            raise ConfigError(f"{name!r} is a Python player: it plays through the open table, not in the kernels")
         spec = parse_policy(name)
+        if spec.entry.kind not in KINDS:  # a kind dispatch has no branch for would play as random
+            raise ConfigError(f"policy {spec.entry.name!r} has kind {spec.entry.kind}, which the kernels do not "
+                              f"know: add its branch to policies.dispatch")
         specs.setdefault(spec.name, spec)
     kinds = np.array([s.entry.kind for s in specs.values()], dtype=np.int8)
     params = np.stack([s.params_row() for s in specs.values()]) if specs else np.zeros((0, N_PARAMS))

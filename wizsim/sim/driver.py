@@ -25,6 +25,8 @@ from wizsim.config import (
     n_game_rounds,
 )
 from wizsim.policies import PolicySlots, make_slots, seat_policies
+from wizsim.policies.registry import is_user_player, looks_like_player_spec, seat_name
+from wizsim.table.players import is_player
 from wizsim.sim.kernels import BLOCK, GAME_BLOCK, simulate_games_kernel, simulate_rounds_kernel
 from wizsim.sim.round import BID_FREE, TRUMP_BY_RULES
 
@@ -134,6 +136,10 @@ def simulate_rounds(players: int, r: int, n_rounds: int, policies="random", *, h
     trick_log = check_flag(trick_log, "trick_log")
     check_fits(n_rounds, players * 12 + 3 + (r * (players + 2) if trick_log else 0), "n_rounds")
     names = seat_policies(policies, players)
+    if any(is_user_player(nm) for nm in names):
+        return _with_python_players(RoundBatch, players, r, n_rounds, names, cfg.hook, seed, first_index, trick_log,
+                                    (slots, fixed_hands, turn_up_pool, fixed_trump != TRUMP_BY_RULES, bid_mode,
+                                     fixed_bids))
     slots = slots or make_slots(names)
     seat_slot = np.array([slots.slot_of(n) for n in names], dtype=np.int8)
     fixed_hands = np.zeros(players, np.uint64) if fixed_hands is None else np.asarray(fixed_hands, np.uint64)
@@ -285,11 +291,17 @@ def simulate_games(players: int, n_games: int, policies="random", *, hook: bool 
         raise ConfigError(f"player_policies: each row must be {players} policy names, got "
                           f"{shorten(repr(player_policies), 40)}") from None
     for row in distinct:
-        if len(row) != players or not all(isinstance(nm, str) for nm in row):
+        if len(row) != players or not all(isinstance(nm, str) or is_player(nm) for nm in row):
             raise ConfigError(f"player_policies: each row must be {players} policy names, got {shorten(repr(row), 40)}")
-    all_names = [name for row in distinct for name in row] or ["random"]
+    # users' players (objects or FILE.py:NAME specs) by their canonical names, once per distinct row
+    named = [[nm if isinstance(nm, str) and not looks_like_player_spec(nm) else seat_name(nm) for nm in row]
+             for row in distinct]
+    all_names = [name for row in named for name in row] or ["random"]
+    if any(is_user_player(nm) for nm in all_names):
+        return _with_python_players(GameBatch, players, None, n, [named[j] for j in row_of], cfg.hook, seed,
+                                    game_ids, trick_log, ())
     slots = make_slots(all_names)
-    rows = np.array([[slots.slot_of(nm) for nm in row] for row in distinct],
+    rows = np.array([[slots.slot_of(nm) for nm in row] for row in named],
                     dtype=np.int8).reshape(len(distinct), players)
     player_slot = np.ascontiguousarray(rows[row_of]) if n else np.zeros((0, players), np.int8)
     p = players
@@ -313,4 +325,35 @@ def simulate_games(players: int, n_games: int, policies="random", *, hook: bool 
                       bids, tricks, scores)
     if trick_log:
         batch.log_cards, batch.log_leader, batch.log_winner = log_cards, log_leader, log_winner
+    return batch
+
+
+def _with_python_players(kind, players, r, n, names, hook, seed, first, trick_log, fixed):
+    """A batch with users' Python players seated: the open table's loop fills the kernels' arrays."""
+    from wizsim.table.batch import python_games, python_rounds
+
+    if any(x is not None and x is not False for x in fixed):
+        raise ConfigError("fixing hands, trump or bids in advance is for wizsim's own policies, not Python players")
+    p = players
+    if kind is RoundBatch:
+        rows = n if trick_log else 1
+        batch = RoundBatch(p, r, seed, first, names, np.zeros((n, p), np.uint64), np.zeros(n, np.int8),
+                           np.zeros(n, np.int8), np.zeros((n, p), np.int8), np.zeros((n, p), np.int8),
+                           np.zeros((n, p), np.int16), np.zeros(n, np.bool_))
+        if trick_log:
+            batch.log_cards = np.zeros((rows, r * p), np.int8)
+            batch.log_leader = np.zeros((rows, r), np.int8)
+            batch.log_winner = np.zeros((rows, r), np.int8)
+        python_rounds(batch, hook, trick_log)
+        return batch
+    R = n_game_rounds(p)
+    T = R * (R + 1) // 2
+    batch = GameBatch(p, seed, first, names, np.zeros(n, np.int8), np.zeros((n, R, p), np.uint64),
+                      np.zeros((n, R), np.int8), np.zeros((n, R), np.int8), np.zeros((n, R, p), np.int8),
+                      np.zeros((n, R, p), np.int8), np.zeros((n, R, p), np.int16))
+    if trick_log:
+        batch.log_cards = np.zeros((n, p * T), np.int8)
+        batch.log_leader = np.zeros((n, T), np.int8)
+        batch.log_winner = np.zeros((n, T), np.int8)
+    python_games(batch, hook, trick_log)
     return batch

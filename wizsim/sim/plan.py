@@ -126,8 +126,9 @@ def make_plan(players: int = 4, *, r: int | None = None, rounds: int | None = No
 # loaded one, so these sit between the two; 4 players, r = 1, 5, 15 and whole games):
 # seconds = rounds * (seats * SEAT_SECONDS + card plays / PLAYS_PER_SECOND) / threads
 #           + rows written * ROW_SECONDS (with --out: building, compressing and writing each row).
-PLAYS_PER_SECOND = {"random": 70e6, "heuristic": 10e6, "search": 5e3}  # per thread
-SEAT_SECONDS = {"random": 0.05e-6, "heuristic": 0.3e-6, "search": 2e-3}  # a seat's bid and bookkeeping per round
+# "python": a user's Python player at the open table (its decisions, and the table's loop around every seat)
+PLAYS_PER_SECOND = {"random": 70e6, "heuristic": 10e6, "search": 5e3, "python": 5e3}  # per thread
+SEAT_SECONDS = {"random": 0.05e-6, "heuristic": 0.3e-6, "search": 2e-3, "python": 0.5e-3}  # a seat's bid and bookkeeping per round
 ROW_SECONDS = 0.25e-6  # one dataset row (4 players, r = 5: 0.6-1.15 million rounds/s written)
 
 
@@ -136,8 +137,9 @@ def estimate_seconds(players: int, policies, n_units: int, unit: str, r: int | N
     """Seconds a run of ``n_units`` rounds of ``r`` cards (``unit`` "round") or whole games ("game")
     should take on ``threads`` threads, with ``rows`` the dataset writing; see the constants above."""
     from wizsim.policies import policy_entry
+    from wizsim.policies.registry import is_user_player
 
-    names = [policy_entry(n).name for n in policies]
+    names = ["python" if is_user_player(n) else policy_entry(n).name for n in policies]
     sizes = [r] if unit == "round" else list(range(1, n_game_rounds(players) + 1))
     per_play = sum(1.0 / PLAYS_PER_SECOND.get(n, 1e3) for n in names) / len(names)
     per_seat = sum(SEAT_SECONDS.get(n, 1e-3) for n in names) / len(names)

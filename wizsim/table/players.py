@@ -119,6 +119,36 @@ def player_name(obj) -> str:
     return f"{cls.__module__}:{cls.__qualname__}"
 
 
+def register_player(item) -> str:
+    """Seat a user's player (an object, or a ``FILE.py:NAME`` / ``package.module:NAME`` spec that loads one)
+    for this process; returns its canonical name (a spec names itself; an object its ``name`` attribute,
+    else ``module:Class``). A later player under the same name takes the earlier one's place."""
+    from wizsim.policies.registry import POLICIES, USER_PLAYERS
+
+    if isinstance(item, str):
+        name = item.strip()
+        if name not in USER_PLAYERS:
+            USER_PLAYERS[name] = load_player(name)
+        return name
+    if isinstance(item, Player):
+        return item.name
+    if not is_player(item):
+        raise ConfigError(f"a player needs methods trump(obs), bid(obs) and card(obs); {type(item).__name__} "
+                          f"has not all three")
+    name = player_name(item)
+    if name.split(":")[0].strip().lower() in POLICIES:
+        raise ConfigError(f"a player's name must not be a built-in policy's, got {name!r}")
+    USER_PLAYERS[name] = item
+    return name
+
+
+def seated(name: str, seed: int | None = None):
+    """The player object behind a canonical seat name (``registry.seat_name``)."""
+    from wizsim.policies.registry import USER_PLAYERS
+
+    return USER_PLAYERS[name] if name in USER_PLAYERS else Player(name, seed)
+
+
 def load_player(spec: str):
     """A user's player from ``path/to/file.py:Name`` or ``package.module:Name``: ``Name`` is a class
     (called with no arguments) or an object with the three methods. ``ConfigError`` naming the spec
@@ -154,11 +184,6 @@ def load_player(spec: str):
             raise ConfigError(f"player {spec!r}: {attr}() failed: {type(err).__name__}: {err}") from None
     if not is_player(obj):
         raise ConfigError(f"player {spec!r}: {attr} needs methods trump(obs), bid(obs) and card(obs)")
-    if getattr(obj, "name", None) is None:
-        try:
-            obj.name = spec
-        except AttributeError:
-            pass
     return obj
 
 
@@ -167,14 +192,12 @@ def as_player(item, seed: int | None = None):
     if is_player(item):
         return item
     if isinstance(item, str):
-        base = item.strip().split(":")[0].lower()
-        from wizsim.policies.registry import POLICIES
+        from wizsim.policies.registry import seat_name
 
-        if base not in POLICIES and (":" in item and (item.split(":")[0].endswith(".py") or "." in base)):
-            return load_player(item.strip())
-        return player(item, seed=seed)
+        return seated(seat_name(item), seed)
     raise ConfigError(f"a player must be a policy name or an object with trump, bid and card methods, got "
                       f"{type(item).__name__}")
 
 
-__all__ = ["Player", "as_player", "is_player", "kernel_view", "load_player", "player", "player_name"]
+__all__ = ["Player", "as_player", "is_player", "kernel_view", "load_player", "player", "player_name", "register_player",
+           "seated"]

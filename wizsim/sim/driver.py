@@ -26,9 +26,9 @@ from wizsim.config import (
 )
 from wizsim.policies import PolicySlots, make_slots, seat_policies
 from wizsim.policies.registry import is_user_player, looks_like_player_spec, seat_name
-from wizsim.table.players import is_player
 from wizsim.sim.kernels import BLOCK, GAME_BLOCK, simulate_games_kernel, simulate_rounds_kernel
 from wizsim.sim.round import BID_FREE, TRUMP_BY_RULES
+from wizsim.table.players import is_player
 
 
 @contextlib.contextmanager

@@ -229,6 +229,12 @@ def seat_policies(policies, players: int) -> list[str]:
     elif not isinstance(policies, (list, tuple)):
         raise ConfigError(f"policies must be a name, a comma list or a list of names, got "
                           f"{shorten(repr(policies), 40)}")
+    from wizsim.table.players import is_player
+
+    for p in policies:
+        if not isinstance(p, str) and not is_player(p):
+            raise ConfigError(f"policies: each entry must be a policy name or a player with trump, bid and card, "
+                              f"got {shorten(repr(p), 40)}")
     names = [seat_name(p) for p in policies]
     if not names or players % len(names):
         raise ConfigError(f"give {players} policies (one per seat) or a list whose length divides {players} "

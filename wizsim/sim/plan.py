@@ -123,13 +123,13 @@ def make_plan(players: int = 4, *, r: int | None = None, rounds: int | None = No
 
 # What a run's time estimate is made from, measured end to end on one thread of the reference machine
 # (2 cores shared with other work: the same run measured 1.7-2x faster on a quiet machine than on a
-# loaded one, so these sit between the two; 4 players, r = 1, 5, 15 and whole games):
+# loaded one, so these are the quiet machine's figures made 1.3x slower; 4 players, r = 5, 15 and whole games):
 # seconds = rounds * (seats * SEAT_SECONDS + card plays / PLAYS_PER_SECOND) / threads
 #           + rows written * ROW_SECONDS (with --out: building, compressing and writing each row).
 # "python": a user's Python player at the open table (its decisions, and the table's loop around every seat)
-PLAYS_PER_SECOND = {"random": 70e6, "heuristic": 10e6, "search": 5e3, "python": 5e3}  # per thread
-SEAT_SECONDS = {"random": 0.05e-6, "heuristic": 0.3e-6, "search": 2e-3, "python": 0.5e-3}  # a seat's bid and bookkeeping per round
-ROW_SECONDS = 0.25e-6  # one dataset row (4 players, r = 5: 0.6-1.15 million rounds/s written)
+PLAYS_PER_SECOND = {"random": 115e6, "heuristic": 12.5e6, "search": 5e3, "python": 5e3}  # per thread
+SEAT_SECONDS = {"random": 0.08e-6, "heuristic": 0.14e-6, "search": 2e-3, "python": 0.5e-3}  # a seat's bid and bookkeeping per round
+ROW_SECONDS = 0.13e-6  # one dataset row (4 players, r = 5, random: 1-1.4 million rounds/s written)
 
 
 def estimate_seconds(players: int, policies, n_units: int, unit: str, r: int | None, threads: int,

@@ -77,15 +77,16 @@ def render_summary(s) -> str:
 
 def render_tournament(res) -> str:
     """The result tables a person reads: one line per policy, then bid accuracy by round size."""
+    w = max([12, *(len(n) for n in res.summary.name)])  # a user's player may have a long name
     lines = [
         f"{plural(res.n_games, 'game')} ({plural(res.n_deals, 'deal')} x {plural(res.rotations, 'rotation')}), "
         f"{res.players} players, table {','.join(res.policies)}, hook {'on' if res.hook else 'off'}, seed {res.seed}",
         "",
-        f"{'policy':<12} {'seats':>5} {'mean score':>10} {'95% interval':>19} {'win rate':>8} {'exact bid':>9} {'|bid-tricks|':>12}",
+        f"{'policy':<{w}} {'seats':>5} {'mean score':>10} {'95% interval':>19} {'win rate':>8} {'exact bid':>9} {'|bid-tricks|':>12}",
     ]
     for row in res.summary.itertuples(index=False):
         interval = "-" if np.isnan(row.score_low) else f"[{row.score_low:.1f}, {row.score_high:.1f}]"
-        lines.append(f"{row.name:<12} {row.seats_per_game:>5} {row.mean_score:>10.1f} {interval:>19} "
+        lines.append(f"{row.name:<{w}} {row.seats_per_game:>5} {row.mean_score:>10.1f} {interval:>19} "
                      f"{row.win_rate:>8.1%} {row.bid_accuracy:>9.1%} {row.mean_abs_bid_error:>12.3f}")
     if res.differences is not None and len(res.differences):
         lines += ["", f"paired differences (points per game; 95% interval over {plural(res.n_deals, 'deal')}):"]
@@ -93,12 +94,12 @@ def render_tournament(res) -> str:
             interval = "-" if np.isnan(row.low) else f"[{row.low:+.1f}, {row.high:+.1f}]"
             lines.append(f"  {row.a} - {row.b}: {row.mean:+.1f} {interval}")
     names = list(res.summary.name)
-    lines += ["", "exact bid / mean |bid - tricks| by round size", f"{'round':>5}  " + "  ".join(f"{n:>20}" for n in names)]
+    lines += ["", "exact bid / mean |bid - tricks| by round size", f"{'round':>5}  " + "  ".join(f"{n:>{max(20, len(n))}}" for n in names)]
     table = res.by_round.set_index(["round", "policy"])
     for r in sorted(res.by_round["round"].unique()):
         cells = [f"{table.loc[(r, n), 'bid_accuracy']:>11.1%} / {table.loc[(r, n), 'mean_abs_bid_error']:>5.2f}"
                  for n in names]
-        lines.append(f"{r:>5}  " + "  ".join(f"{c:>20}" for c in cells))
+        lines.append(f"{r:>5}  " + "  ".join(f"{c:>{max(20, len(n))}}" for c, n in zip(cells, names)))
     return "\n".join(lines)
 
 

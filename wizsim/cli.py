@@ -125,6 +125,17 @@ def sigterm_as_interrupt():
         signal.signal(signal.SIGTERM, previous)
 
 
+def quiet_local_cluster_exit() -> None:
+    """Ctrl-C ends the process at once (``run_interruptibly``); a local Dask cluster's worker processes
+    then exit by themselves, and multiprocessing's resource tracker (a child that outlives this process)
+    would print a warning about their semaphores after the one "interrupted" line. The children inherit
+    this filter, which silences that warning only."""
+    quiet = "ignore:resource_tracker:UserWarning"
+    given = os.environ.get("PYTHONWARNINGS", "")
+    if quiet not in given.split(","):
+        os.environ["PYTHONWARNINGS"] = f"{given},{quiet}" if given else quiet
+
+
 POLL_SECONDS = 0.1  # how often the main thread looks up from a computation for Ctrl-C
 
 
@@ -406,20 +417,35 @@ def advise(hand, trump, seat, players, bids, played, hook, trump_card, samples, 
 @click.option("--seed", type=SEED, default=DEFAULT_SEED, show_default=True, help="Run seed.")
 @click.option("--hook", is_flag=True, help="Hook variant: the bids may not add up to the round size.")
 @click.option("--threads", type=COUNT, default=None, show_default="all cores", help="Threads.")
+@click.option("--engine", type=click.Choice(ENGINES), default=ENGINES[0], show_default=True,
+              help="Play the chunks of deals here or on a Dask cluster (the same result).")
+@click.option("--scheduler", default=None, help="With --engine dask: the scheduler address (tcp://host:8786).")
+@click.option("--workers", type=COUNT, default=None, help="With --engine dask: start a local cluster of N workers.")
 @click.option("--json", "as_json", is_flag=True, help="Print the results as one JSON object.")
 @bad_input_is_usage_error
-def tournament(players, policies, games, seed, hook, threads, as_json):
-    """Whole games between policies: every policy in every seat equally often, on shared deals."""
+def tournament(players, policies, games, seed, hook, threads, engine, scheduler, workers, as_json):
+    """Whole games between policies: every policy in every seat equally often, on shared deals.
+
+    With --engine dask the deals are played on a Dask cluster (--scheduler ADDRESS, or a local one of
+    --workers N) and the result is the local one, identical; your own players (FILE.py:NAME or
+    package.module:NAME) are loaded on the workers by that path.
+    """
+    from wizsim._dask import check_engine_options
+    from wizsim.config import ConfigError
     from wizsim.sim.kernels import simulate_games_kernel
     from wizsim.tournament import run_tournament
 
+    check_engine_options(engine, scheduler, workers, ENGINES, ConfigError)  # before a bar is drawn
+    if engine == "dask" and scheduler is None:
+        quiet_local_cluster_exit()
     announce_compile(simulate_games_kernel)
     from wizsim.policies import seat_policies
 
     say_long_estimate(players, seat_policies(policies, players), games, "game", None, threads)
     with progress_bar(games, "game") as bar:
         result = run_interruptibly(lambda: run_tournament(players, policies, games, seed=seed, hook=hook,
-                                                          threads=threads, progress=bar.update))
+                                                          threads=threads, progress=bar.update, engine=engine,
+                                                          scheduler=scheduler, workers=workers))
     echo(result, as_json)
 
 

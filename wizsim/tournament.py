@@ -26,18 +26,36 @@ sums and sums of squares of per-deal points, counts of exact bids, of bid errors
 60ths, which every tie of 1..6 players divides) and dropped. Means and standard deviations are then
 formed from the exact sums, one rounding each, so they do not depend on the chunking or the order of
 summation. ``keep_games=True`` also keeps the per-game table (``.games``), which grows with the run.
+
+``engine="dask"`` plays the same chunks of deals on a Dask cluster (``scheduler``: an existing one's
+address; ``workers``: a local one of that many workers): each chunk's per-game arrays are computed on a
+worker, gathered in chunk order and reduced by the same code, so the result is the local one, identical.
+Users' players travel to the workers: one given by a spec (``FILE.py:NAME``, the file's absolute path,
+or ``package.module:NAME``) is loaded there by that path; one given as an object is pickled with
+cloudpickle (its class by value when it was defined in ``__main__``, a notebook, a function or a
+``FILE.py``; by reference to its module otherwise, which the workers must then be able to import) and
+an object that does not pickle is refused naming it. Each chunk starts from a fresh copy, so a player
+whose decisions depend on the observation alone plays exactly as locally; one that keeps state from
+game to game (its own random generator, learning) plays each chunk from the state it had when the run began.
 """
 
 from __future__ import annotations
 
+import contextlib
 import math
+import sys
+import threading
+import uuid
+from collections import deque
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from wizsim.config import MAX_ROUND_INDEX, RulesConfig, check_count, check_flag, n_game_rounds
+from wizsim.config import ENGINES, MAX_ROUND_INDEX, ConfigError, RulesConfig, check_count, check_flag, n_game_rounds
 from wizsim.policies import seat_policies
+from wizsim.policies.registry import USER_PLAYERS, is_user_player, looks_like_player_spec
 from wizsim.sim.driver import simulate_games
 from wizsim.sim.plan import DEAL_CHUNK, make_plan
 from wizsim.stats import Z95, json_float
@@ -156,12 +174,19 @@ class _Totals:
 
 
 def run_tournament(players: int, policies, games: int, *, seed: int | None = 0, hook: bool = False,
-                   threads: int | None = None, progress=None, keep_games: bool = False) -> TournamentResult:
+                   threads: int | None = None, progress=None, keep_games: bool = False, engine: str = "local",
+                   scheduler: str | None = None, workers: int | None = None,
+                   dask_processes: bool = True) -> TournamentResult:
     """Play about ``games`` whole games (see the module docstring); ``progress(k)`` is told of k more games.
 
     ``keep_games=True`` also returns the per-game table ``.games`` (memory grows with the games);
-    without it memory stays flat in ``games``.
+    without it memory stays flat in ``games``. ``engine="dask"`` plays the chunks on a Dask cluster:
+    the one at ``scheduler``, or a local one of ``workers`` workers (processes unless
+    ``dask_processes=False``); the result is the local one, identical.
     """
+    from wizsim._dask import check_engine_options
+
+    check_engine_options(engine, scheduler, workers, ENGINES, ConfigError)
     players = RulesConfig(players=players).players  # a NumPy integer as a Python int
     names = seat_policies(policies, players)
     games = check_count(games, "games", 1, (MAX_ROUND_INDEX + 1) // n_game_rounds(players))  # int64 round indices
@@ -177,20 +202,19 @@ def run_tournament(players: int, policies, games: int, *, seed: int | None = 0, 
     totals = _Totals(seat_mask, R)
 
     kept = [] if keep_games else None
-    for chunk in plan.chunks():
-        deals = np.arange(chunk.start, chunk.stop, dtype=np.int64)
-        game_ids = np.repeat(deals, d)
-        per_game = [rot_policies[j] for _ in deals for j in range(d)]
-        batch = simulate_games(p, len(game_ids), hook=plan.hook, seed=seed, threads=threads, game_ids=game_ids,
-                               player_policies=per_game)
-        bids = batch.by_player(batch.bids).astype(np.int16)
-        tricks = batch.by_player(batch.tricks).astype(np.int16)
-        final, exact, abs_err = batch.final, bids == tricks, np.abs(bids - tricks)
-        totals.add(final, exact, abs_err)
-        if kept is not None:
-            kept.append((final, exact.sum(axis=1), abs_err.sum(axis=1)))
-        if progress is not None:
-            progress(len(game_ids))
+    job = (p, d, rot_policies, plan.hook, seed)
+    if engine == "local":
+        results = contextlib.nullcontext(play_chunk(*job, c.start, c.stop, threads) for c in plan.chunks())
+    else:
+        results = _on_dask(job, list(plan.chunks()), _travel(policies, names), scheduler, workers, threads,
+                           dask_processes)
+    with results as chunk_results:
+        for final, exact, abs_err in chunk_results:  # in chunk order, whichever engine played them
+            totals.add(final, exact, abs_err)
+            if kept is not None:
+                kept.append((final, exact.sum(axis=1), abs_err.sum(axis=1)))
+            if progress is not None:
+                progress(final.shape[0])
 
     rows, round_rows = [], []
     for k, name in enumerate(distinct):
@@ -224,6 +248,141 @@ def run_tournament(players: int, policies, games: int, *, seed: int | None = 0, 
     games_df = None if kept is None else _games_table(kept, n_deals, d, p, rot_policies, distinct)
     return TournamentResult(p, names, seed, plan.hook, n_deals, d, games_df, pd.DataFrame(rows),
                             pd.DataFrame(round_rows), differences)
+
+
+def play_chunk(p: int, d: int, rot_policies, hook: bool, seed: int, start: int, stop: int, threads):
+    """Deals ``start..stop-1``, each once per rotation: the per-game arrays the totals add up,
+    ``final`` (games, p), ``exact`` and ``abs_err`` (games, R, p), by player."""
+    deals = np.arange(start, stop, dtype=np.int64)
+    game_ids = np.repeat(deals, d)
+    per_game = [rot_policies[j] for _ in deals for j in range(d)]
+    batch = simulate_games(p, len(game_ids), hook=hook, seed=seed, threads=threads, game_ids=game_ids,
+                           player_policies=per_game)
+    bids = batch.by_player(batch.bids).astype(np.int16)
+    tricks = batch.by_player(batch.tricks).astype(np.int16)
+    return batch.final, bids == tricks, np.abs(bids - tricks)
+
+
+# --- the Dask engine ---------------------------------------------------------------------------------
+
+def _as_list(policies) -> list:
+    if isinstance(policies, str):
+        return policies.split(",")
+    return list(policies) if isinstance(policies, (list, tuple)) else [policies]
+
+
+def _travel(policies, names: list[str]) -> dict[str, tuple[str, object]]:
+    """How each user's player seated in ``names`` reaches a worker: ``("spec", text)``, a spec the worker
+    loads (a file's path made absolute), or ``("pickle", bytes)``, the object pickled with cloudpickle."""
+    given_as_text = {x.strip() for x in _as_list(policies) if isinstance(x, str)}
+    travel = {}
+    for name in dict.fromkeys(names):
+        if not is_user_player(name):
+            continue
+        if name in given_as_text and looks_like_player_spec(name):
+            where, _, attr = name.rpartition(":")
+            if where.endswith(".py"):
+                where = str(Path(where).resolve())
+            travel[name] = ("spec", f"{where}:{attr}")
+        else:
+            travel[name] = ("pickle", _pickled(name, USER_PLAYERS[name]))
+    return travel
+
+
+def _pickled(name: str, obj) -> bytes:
+    import cloudpickle
+
+    # a class from a FILE.py spec lives in a module only this process has: send it by value
+    module = sys.modules.get(type(obj).__module__)
+    by_value = module is not None and module.__name__.startswith("wizsim_user_")
+    if by_value:
+        cloudpickle.register_pickle_by_value(module)
+    try:
+        return cloudpickle.dumps(obj)
+    except Exception as err:
+        raise ConfigError(f"player {name!r} cannot travel to the Dask workers: it does not pickle "
+                          f"({type(err).__name__}: {err}); give it as FILE.py:NAME or package.module:NAME") from None
+    finally:
+        if by_value:
+            cloudpickle.unregister_pickle_by_value(module)
+
+
+def _rebuilt(name: str, how: str, what):
+    try:
+        if how == "spec":
+            from wizsim.table.players import load_player
+
+            return load_player(what)
+        import cloudpickle
+
+        return cloudpickle.loads(what)
+    except Exception as err:
+        raise ConfigError(f"player {name!r} cannot be rebuilt on a Dask worker ({type(err).__name__}: {err}); "
+                          "give it as FILE.py:NAME or package.module:NAME that the workers can load") from None
+
+
+# Workers that run several tasks as threads of one process (processes=False) share one registry of
+# users' players and must not launch parallel kernels concurrently: one chunk at a time per process.
+_CHUNK_LOCK = threading.Lock()
+_MISSING = object()
+
+
+def dask_chunk(travel: dict, job: tuple, start: int, stop: int, threads):
+    """The task: ``play_chunk`` on a worker, with the run's users' players seated under their names
+    (fresh copies; the process's own entries under those names are put back afterwards)."""
+    with _CHUNK_LOCK:
+        seated = {name: _rebuilt(name, how, what) for name, (how, what) in travel.items()}
+        saved = {name: USER_PLAYERS.get(name, _MISSING) for name in seated}
+        USER_PLAYERS.update(seated)
+        try:
+            return play_chunk(*job, start, stop, threads)
+        finally:
+            for name, old in saved.items():
+                if old is _MISSING:
+                    USER_PLAYERS.pop(name, None)
+                else:
+                    USER_PLAYERS[name] = old
+
+
+@contextlib.contextmanager
+def _on_dask(job, chunks, travel, scheduler, workers, threads, processes):
+    """The chunks' results in chunk order, played on a Dask cluster, at most two chunks per worker in
+    flight (the client's memory stays flat)."""
+    import os
+
+    from wizsim._dask import cluster_workers, open_client
+
+    client, cluster = open_client(scheduler, workers, processes, ConfigError)
+    try:
+        n_workers = cluster_workers(client)
+        if threads is None and cluster is not None:
+            threads = max(1, (os.cpu_count() or 1) // n_workers)  # a local cluster shares this machine's cores
+        run_id = uuid.uuid4().hex[:12]
+        todo = iter(chunks)
+        window = deque()
+
+        def submit():
+            c = next(todo, None)
+            if c is not None:
+                window.append(client.submit(dask_chunk, travel, job, c.start, c.stop, threads,
+                                            key=f"wizsim-tournament-{run_id}-{c.index}", pure=False))
+
+        for _ in range(2 * n_workers):
+            submit()
+
+        def results():
+            while window:
+                fut = window.popleft()
+                res = fut.result()
+                fut.release()
+                submit()
+                yield res
+
+        yield results()
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
 
 
 def _games_table(kept, n_deals: int, d: int, p: int, rot_policies, distinct) -> pd.DataFrame:

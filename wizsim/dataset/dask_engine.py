@@ -14,6 +14,7 @@ import threading
 
 import pyarrow as pa
 
+from wizsim._dask import cluster_workers, open_client
 from wizsim.dataset.chunk import encode_batch, simulate_chunk
 from wizsim.dataset.run import write_files
 from wizsim.dataset.spec import RunSpec
@@ -32,21 +33,7 @@ def run_chunk(spec: RunSpec, k: int, threads: int | None) -> dict[str, pa.Buffer
 
 
 def _client(scheduler, workers, processes):
-    try:
-        from dask.distributed import Client, LocalCluster
-    except ImportError:
-        raise DatasetError("--engine dask needs Dask: pip install 'wizsim[dask]'") from None
-    if scheduler is not None:
-        try:
-            return Client(scheduler, timeout="10s"), None
-        except (OSError, TimeoutError) as err:
-            raise DatasetError(f"cannot reach the Dask scheduler at {scheduler}: {err}") from None
-    n = workers or 1
-    if n < 1:
-        raise DatasetError(f"workers must be 1 or more, got {n}")
-    cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=processes,
-                           dashboard_address=":0")
-    return Client(cluster), cluster
+    return open_client(scheduler, workers, processes, DatasetError)
 
 
 def run_dask(spec: RunSpec, out, pending: list[int], on_chunk, *, scheduler=None, workers=None, threads=None,
@@ -56,7 +43,7 @@ def run_dask(spec: RunSpec, out, pending: list[int], on_chunk, *, scheduler=None
     try:
         from dask.distributed import as_completed
 
-        n_workers = max(1, len(client.scheduler_info().get("workers", {})))
+        n_workers = cluster_workers(client)
         if threads is None and cluster is not None:
             # a local cluster shares this machine's cores among its workers
             threads = max(1, (os.cpu_count() or 1) // n_workers)

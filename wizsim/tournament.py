@@ -57,7 +57,9 @@ from wizsim.config import ENGINES, MAX_ROUND_INDEX, ConfigError, RulesConfig, ch
 from wizsim.policies import seat_policies
 from wizsim.policies.registry import USER_PLAYERS, is_user_player, looks_like_player_spec
 from wizsim.sim.driver import simulate_games
-from wizsim.sim.plan import DEAL_CHUNK, make_plan
+from wizsim.sim.plan import DEAL_CHUNK, estimate_seconds, make_plan
+
+DASK_TASK_SECONDS = 2.0
 from wizsim.stats import Z95, json_float
 
 
@@ -193,7 +195,12 @@ def run_tournament(players: int, policies, games: int, *, seed: int | None = 0, 
     keep_games = check_flag(keep_games, "keep_games")
     d = distinct_rotations(names)
     # the run's units are deals: each is played once per distinct rotation
-    plan = make_plan(players, games=-(-games // d), policies=names, hook=hook, seed=seed, chunk_size=DEAL_CHUNK)
+    # a chunk's totals are exact integers, so the chunk size never changes a result: on a cluster a chunk
+    # is about DASK_TASK_SECONDS of play, so that a short run of costly seats (search, a Python player)
+    # still spreads over the workers
+    chunk = DEAL_CHUNK if engine == "local" else min(DEAL_CHUNK, max(1, int(
+        DASK_TASK_SECONDS / (d * estimate_seconds(players, names, 1, "game", None, 1)))))
+    plan = make_plan(players, games=-(-games // d), policies=names, hook=hook, seed=seed, chunk_size=chunk)
     p, seed, n_deals = players, plan.seed, plan.games
     R = n_game_rounds(p)
     rot_policies = [[names[(i + j) % p] for i in range(p)] for j in range(d)]

@@ -157,6 +157,14 @@ class Table:
             self.n, self.led, self.best, self.win_pos = 0, LED_NONE, -1, -1
 
 
+def own_copy(hand: int, card: int) -> int:
+    """The hand's own copy of an advised card: advice names a Wizard or Jester by any of its four ids."""
+    if card < FIRST_WIZARD or hand >> card & 1:
+        return card
+    first = FIRST_WIZARD if card < FIRST_JESTER else FIRST_JESTER
+    return next(c for c in range(first, first + 4) if hand >> c & 1)
+
+
 def play_questions(opponents: list[str], r: int, n: int, trust: dict) -> dict:
     refusals, diffs, values, calls, seconds = 0, [], [], 0, []
     errors = []
@@ -187,7 +195,7 @@ def play_questions(opponents: list[str], r: int, n: int, trust: dict) -> dict:
             calls += 1
             if predicted is None:
                 predicted = float(a.p_make[a.best_index])
-            t.play(hero, int(a.cards[a.best_index]))
+            t.play(hero, own_copy(int(t.live[hero]), int(a.cards[a.best_index])))
         if refused:
             continue
         made = t.tricks[hero] == t.bids[hero]

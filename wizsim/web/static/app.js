@@ -71,23 +71,37 @@ function tapCard(tok) {
     state.target = "hand";
   } else if (state.target === "hand") {
     if (isSpecial(tok)) {
-      if (used(tok) < OF_EACH_SPECIAL) state.hand.push(tok);
-      else if (count(state.hand, tok)) state.hand = state.hand.filter((t) => t !== tok);  // the fifth tap: back to none
-      else say(`all four ${cardName(tok)}s are placed already`);
+      if (used(tok) < OF_EACH_SPECIAL) {
+        state.hand.push(tok);
+        // put back after a tap into Played took it from the hand: that one was another player's, so
+        // Undo on it must not return a second copy
+        const i = state.played.findLastIndex((t, k) => t === tok && state.fromHand[k]);
+        if (i >= 0) state.fromHand[i] = false;
+      } else if (count(state.hand, tok)) {
+        state.hand = state.hand.filter((t) => t !== tok);  // the fifth tap: back to none
+      } else {
+        say(`all four ${cardName(tok)}s are placed already`);
+      }
     } else if (state.hand.includes(tok)) {
       removeOne(state.hand, tok);
+    } else if (state.played.includes(tok)) {  // a card on the table is no longer anyone's to hold
+      say(`the ${cardName(tok)} was played already, so it cannot be in your hand `
+        + "(to take the play back, choose Played and tap it, or Undo)");
+      return;
     } else {
-      dropPlayed(tok, false);
       if (state.turnup === tok) state.turnup = null;
       state.hand.push(tok);
     }
   } else {  // played: a card you hold leaves your hand
-    if (isSpecial(tok)) {
-      const fromHand = used(tok) >= OF_EACH_SPECIAL;
-      if (fromHand && !removeOne(state.hand, tok)) {
+    if (isSpecial(tok)) {  // one you hold leaves your hand, as a suited card does
+      const fromHand = removeOne(state.hand, tok);
+      if (!fromHand && used(tok) >= OF_EACH_SPECIAL) {
         say(`all four ${cardName(tok)}s are placed already`); return;
       }
       pushPlayed(tok, fromHand);
+      if (fromHand) {
+        say(`a ${cardName(tok)} left your hand (if it was another player's, choose Your hand and tap ${tok})`);
+      }
     } else if (state.played.includes(tok)) {
       dropPlayed(tok);
     } else {
@@ -119,13 +133,46 @@ function button(text, label, onClick, cls) {
   return b;
 }
 
+// A row of toggle buttons. The buttons are built once and then only updated, so a render never takes
+// keyboard focus away from the one a person just pressed; when the options themselves change (fewer
+// seats, the Played choice appearing), the row is rebuilt and focus goes to the button for the same
+// value, else to the chosen one, else to the first.
+const picks = new WeakMap();  // container -> the latest onPick: a button calls whatever render gave last
+
 function segmented(container, options, isOn, onPick) {
-  container.replaceChildren(...options.map(([value, text, label]) => {
-    const b = button(text, label, () => onPick(value));
-    b.dataset.value = String(value);
-    b.setAttribute("aria-pressed", String(isOn(value)));
-    return b;
-  }));
+  picks.set(container, onPick);
+  const same = container.children.length === options.length && options.every(([value, text, label], i) => {
+    const b = container.children[i];
+    return b.dataset.value === String(value) && b.textContent === text && b.getAttribute("aria-label") === (label || null);
+  });
+  if (!same) {
+    const focused = container.contains(document.activeElement) ? document.activeElement.dataset.value : null;
+    container.replaceChildren(...options.map(([value, text, label]) => {
+      const b = button(text, label, () => picks.get(container)(value));
+      b.dataset.value = String(value);
+      return b;
+    }));
+    if (focused !== null) {
+      const buttons = [...container.children];
+      const back = buttons.find((b) => b.dataset.value === focused)
+        || buttons.find((_, i) => isOn(options[i][0])) || buttons[0];
+      if (back) back.focus();
+    }
+  }
+  options.forEach(([value], i) => container.children[i].setAttribute("aria-pressed", String(isOn(value))));
+}
+
+// Left/Right (Home/End) move focus along a row of toggle buttons; Tab still leaves the row.
+function arrowKeys(container) {
+  container.addEventListener("keydown", (e) => {
+    const buttons = [...container.querySelectorAll("button")];
+    const i = buttons.indexOf(document.activeElement);
+    if (i < 0 || e.altKey || e.ctrlKey || e.metaKey || e.shiftKey) return;
+    const to = { ArrowLeft: i - 1, ArrowRight: i + 1, Home: 0, End: buttons.length - 1 }[e.key];
+    if (to === undefined) return;
+    e.preventDefault();
+    buttons[Math.max(0, Math.min(buttons.length - 1, to))].focus();
+  });
 }
 
 function tile(tok, rankText, symText, cls, symCls) {
@@ -221,12 +268,14 @@ function renderBids() {
 
 function renderPhase() {
   const play = playPhase();
+  const back = !play && state.target === "played";  // a bid cleared: no Played to tap into
+  if (back) state.target = "hand";
   $("played-section").hidden = !play;
   $("ask").textContent = play ? "Which card should I play?" : "What should I bid?";
   segmented($("target"), TARGETS.filter(([t]) => play || t !== "played"), (t) => t === state.target, (t) => {
     state.target = t; render();
   });
-  if (!play && state.target === "played") { state.target = "hand"; }
+  if (back) renderDeck();
 }
 
 function render() {
@@ -472,6 +521,7 @@ function showMethod(a, same) {
 
 function init() {
   buildDeck();
+  for (const id of ["players", "seat", "trump", "target"]) arrowKeys($(id));
   $("turnup-pick").addEventListener("click", () => { state.target = "turnup"; render(); $("deck").querySelector(".tile").focus(); });
   $("turnup-clear").addEventListener("click", () => { state.turnup = null; render(); });
   $("hook").addEventListener("change", (e) => { state.hook = e.target.checked; });

@@ -49,7 +49,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from wizsim.cards import N_CARDS, format_card
+from wizsim.cards import FIRST_WIZARD, N_CARDS, format_card
 
 MAX_PLAYERS = 6
 MAX_ROUND = 20
@@ -121,11 +121,17 @@ def value_of(action: int) -> tuple[str, int]:
     raise ValueError(f"action {action!r} is outside 0..{N_ACTIONS - 1}")
 
 
+def card_label(card: int) -> str:
+    """A card's name that tells the four Wizards (Jesters) apart by id: ``"AS"``, ``"W53"``, ``"J56"``."""
+    name = format_card(card)
+    return name if card < FIRST_WIZARD else f"{name}{card}"
+
+
 def action_name(action: int) -> str:
-    """``"AS"``, ``"bid 2"`` or ``"trump H"``."""
+    """``"AS"``, ``"W53"`` (``card_label``: every action has its own name), ``"bid 2"`` or ``"trump H"``."""
     phase, v = value_of(action)
     if phase == "card":
-        return format_card(v)
+        return card_label(v)
     return f"bid {v}" if phase == "bid" else f"trump {'SHDC'[v]}"
 
 
@@ -183,4 +189,4 @@ def encode_observation(obs, out: np.ndarray | None = None, dtype=np.float32) -> 
 
 
 __all__ = ["BID_ACTION", "FIELDS", "MAX_PLAYERS", "N_ACTIONS", "OBS_DIM", "PHASES", "TRUMP_ACTION", "action_mask",
-           "action_name", "action_of", "encode_observation", "fields", "round_action_mask", "value_of"]
+           "action_name", "action_of", "card_label", "encode_observation", "fields", "round_action_mask", "value_of"]

@@ -17,7 +17,7 @@ Observations are the tensor of ``wizsim.envs.encoding`` as int8 (n, 611) (what t
 cast to float for a network), masks int8 (n, 85) in the flat action space (0..59 cards, 60..80 bids,
 81..84 trump). ``dones`` (n,) bool marks rounds that ended in this step; with ``auto_reset`` the row
 already holds the next round (its observation is the one returned), else a finished row ignores actions
-until ``reset()``. ``sample_actions()`` draws a uniformly random legal action per row, in a kernel.
+until ``reset()`` (in self-play its observation is then seat 1's). ``sample_actions()`` draws a uniformly random legal action per row, in a kernel.
 
 Reproducibility: round ``k`` (0-based) of row ``i`` is round index ``index = k * n + i`` of the run
 ``seed``: dealt as ``wizsim.Round(players, r, seed=seed, index=index)`` deals, its opponents drawing from
@@ -266,7 +266,7 @@ def encode_row(players, r, hook, me, scal, live, seat_played, voids, trick_cards
     tu = scal[i, S_TURN_UP]
     out[i, TURN_UP_NONE if tu < 0 else TURN_UP + tu] = 1
     t = scal[i, S_TRUMP]
-    out[i, TRUMP + (t if t >= 0 else 4 if t == -1 else 5)] = 1  # -1: no trump; DEALER_NAMES: not named yet
+    out[i, TRUMP + (t if 0 <= t < 4 else 4 if t == -1 else 5)] = 1  # -1: no trump; DEALER_NAMES: not named yet
     out[i, ROUND] = r
     out[i, PLAYERS + players - 3] = 1
     out[i, HOOK] = 1 if hook else 0
@@ -313,9 +313,8 @@ def observe_row(players, r, hook, opp_kind, scal, live, seat_played, voids, tric
                 seat_out, i):
     """Row ``i``'s observation and mask for the seat that acts (the learner's seat with opponents)."""
     me = scal[i, S_LEARNER] if opp_kind != NO_OPPONENT else current_seat(players, scal, i)
-    if me < 0:  # a finished round without an opponent table: the seat that played last
-        me = scal[i, S_LEADER] + players - 1
-        me = me - players if me >= players else me
+    if me < 0:  # a finished round in self-play (no auto reset): seat 1's view
+        me = 0
     seat_out[i] = me + 1
     encode_row(players, r, hook, me, scal, live, seat_played, voids, trick_cards, bids, tricks, obs, i)
     mask_row(players, r, hook, scal, live, masks, i)

@@ -131,17 +131,17 @@ def pettingzoo_loop(seconds: float, runs: int) -> dict | None:
     return _median(_timed(one_game, seconds), runs)
 
 
-def vector_env(seconds: float, runs: int, n: int, opponents: str | None) -> dict:
+def vector_env(seconds: float, runs: int, n: int, opponents: str | None, r: int = 5) -> dict:
     from wizsim.envs.vector import VectorEnv
 
-    env = VectorEnv(n, 4, 5, seed=1, opponents=opponents)
+    env = VectorEnv(n, 4, r, seed=1, opponents=opponents)
     env.reset()
 
     def steps():
         env.step(env.sample_actions())
         return n
     out = _median(_timed(steps, seconds), runs)
-    out.update(n=n, players=4, r=5, opponents=opponents)
+    out.update(n=n, players=4, r=r, opponents=opponents)
     return out
 
 
@@ -164,6 +164,7 @@ def main() -> None:
         "openspiel_python_wizard_loop": openspiel_wizard_loop(seconds, runs),
         "pettingzoo_game_loop": pettingzoo_loop(seconds, runs),
         "vector_env_self_play": vector_env(seconds, runs, 4096, None),
+        "vector_env_self_play_r15": vector_env(seconds, runs, 4096, None, r=15),
         "vector_env_vs_heuristic": vector_env(seconds, runs, 4096, "heuristic"),
     }
     res["machine"]["load_average_at_end"] = list(os.getloadavg())
@@ -177,6 +178,7 @@ def main() -> None:
               "openspiel_python_wizard_loop": "OpenSpiel python_wizard, Python step loop (4 players, r=10)",
               "pettingzoo_game_loop": "PettingZoo wizard env, agent_iter loop (4 players, whole games)",
               "vector_env_self_play": "VectorEnv self-play, one thread (n=4096, 4 players, r=5)",
+              "vector_env_self_play_r15": "VectorEnv self-play, one thread (n=4096, 4 players, r=15)",
               "vector_env_vs_heuristic": "VectorEnv learner vs 3 heuristic seats, one thread (learner actions)"}
     for key, label in labels.items():
         v = res[key]

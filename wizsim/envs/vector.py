@@ -260,9 +260,9 @@ def encode_row(players, r, hook, me, scal, live, seat_played, voids, trick_cards
             out[i, BID + rel] = bids[i, s]
         out[i, TRICKS + rel] = tricks[i, s]
         v = voids[i, s]
-        for k in range(4):
-            if (v >> k) & 1:
-                out[i, VOIDS + rel * 4 + k] = 1
+        if v != 0:
+            for k in range(4):
+                out[i, VOIDS + rel * 4 + k] = (v >> k) & 1
     tu = scal[i, S_TURN_UP]
     out[i, TURN_UP_NONE if tu < 0 else TURN_UP + tu] = 1
     t = scal[i, S_TRUMP]
@@ -401,7 +401,7 @@ def step_opponents_kernel(seed, actions, players, r, hook, fixed_seat, opp_kind,
     return -1
 
 
-@kernel
+@lean_kernel
 def sample_kernel(masks, rng, out):
     """A uniformly random legal action per row of ``masks`` (n, N_ACTIONS) int8 into ``out`` (n,) int64
     (-1 for a row with none), drawing from ``rng`` (n,) uint64 streams."""
@@ -409,12 +409,10 @@ def sample_kernel(masks, rng, out):
         m = masks[i]
         lo = ZERO
         hi = ZERO
-        for a in range(64):
-            if m[a]:
-                lo |= bit(a)
+        for a in range(64):  # branch-free, so the loop vectorises
+            lo |= np.uint64(m[a] != 0) << np.uint64(a)
         for a in range(64, N_ACTIONS):
-            if m[a]:
-                hi |= bit(a - 64)
+            hi |= np.uint64(m[a] != 0) << np.uint64(a - 64)
         n_lo = popcount(lo)
         total = n_lo + popcount(hi)
         if total == 0:

@@ -94,9 +94,10 @@ def main() -> None:
         grad[np.flatnonzero(legal == bid)[0]] += 1.0
         theta[s, legal] += 0.01 * advantage * grad
         rounds += 1
+    trained = time.perf_counter() - t0
     after = evaluate(env, theta, eval_seeds, heuristic, rng)
     heuristic_bids = evaluate(env, None, eval_seeds, heuristic, rng)
-    print(f"trained on {rounds:,} rounds in {time.perf_counter() - t0:.0f} s (r={args.r}, seat 1 of 4, three heuristic "
+    print(f"trained on {rounds:,} rounds in {trained:.0f} s (r={args.r}, seat 1 of 4, three heuristic "
           f"opponents)")
     print(f"mean round score of the learner's seat on {args.eval} fixed deals:")
     print(f"  uniform random bids (before): {before:+.1f}")

@@ -31,7 +31,6 @@ from wizsim.envs.encoding import (
     HAND,
     HOOK,
     OBS_DIM,
-    PHASE,
     PLAYERS,
     ROUND,
     SEAT,
@@ -219,7 +218,6 @@ class WizardObserver:
             obs[PLAYERS + self.players - 3] = 1
             obs[HOOK] = int(state.hook)
             obs[SEAT + player] = 1
-            obs[PHASE + 1] = 0
         else:
             view = state.round.observation(player + 1)
             encode_observation(view, obs)

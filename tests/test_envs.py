@@ -62,7 +62,7 @@ def test_the_tensor_fields_hold_what_the_round_shows():
 
 
 # -- PettingZoo ----------------------------------------------------------------------------------------
-@pytest.mark.parametrize("players, r, hook", [(4, 3, False), (3, None, True), (6, 2, True)])
+@pytest.mark.parametrize("players, r, hook", [(4, 3, False), (3, None, True), (6, 2, True), (5, 12, False)])
 def test_pettingzoo_api_test_passes(players, r, hook):
     pytest.importorskip("pettingzoo")
     from pettingzoo.test import api_test
@@ -169,6 +169,12 @@ def test_the_vector_env_steps_as_the_open_table_does(players, r, hook, seed, n, 
         assert np.array_equal(rewards, t_rewards)
         assert np.array_equal(dones, t_dones)
         assert np.array_equal(env.seat, twin.observe()[2])
+        if not auto_reset and dones.any():  # deal the finished rows again, the others play on
+            rows = np.flatnonzero(dones)
+            obs, masks = env.reset(rows=rows)
+            t_obs, t_masks = twin.reset(rows)
+            assert np.array_equal(obs, t_obs) and np.array_equal(masks, t_masks)
+            assert [env.round_index(i) for i in rows] == [twin.episode[i] * n + i for i in rows]
 
 
 def test_the_vector_env_refuses_an_illegal_action_naming_the_row():

@@ -19,6 +19,15 @@ cast to float for a network), masks int8 (n, 85) in the flat action space (0..59
 already holds the next round (its observation is the one returned), else a finished row ignores actions
 until ``reset()`` (in self-play its observation is then seat 1's). ``sample_actions()`` draws a uniformly random legal action per row, in a kernel.
 
+State, n rows and p players (seats 0-based, index 0 = seat 1): ``scal`` (n, N_SCALARS) int64, the
+scalars by column ``S_*`` (phase 0..3 trump/bid/card/over, cards in the current trick, its leader, the led
+code of ``rules.kernels``, the winning strength and position so far (-1: none), the turned-up card (-1: none),
+trump (-1 none, 0..3, ``DEALER_NAMES`` until the dealer names it), the learner's seat, bids made, their
+total, cards played, the row's round count); ``dealt``, ``live``, ``seat_played`` (n, p) uint64 card masks
+(as dealt, held now, played this round); ``voids`` (n, p) int8 suit bits; ``trick_cards`` (n, p) int8, the
+current trick in order of play (-1 beyond it); ``bids`` (n, p) int8 (-1: not yet); ``tricks`` (n, p) int8;
+``play_rng`` (n,) uint64, each round's play stream (the opponents' draws).
+
 Reproducibility: round ``k`` (0-based) of row ``i`` is round index ``index = k * n + i`` of the run
 ``seed``: dealt as ``wizsim.Round(players, r, seed=seed, index=index)`` deals, its opponents drawing from
 that round's play stream as the open table's built-in players do (``envs.reference`` is the plain-Python

@@ -179,11 +179,15 @@ def test_the_vector_env_steps_as_the_open_table_does(players, r, hook, seed, n, 
 
 def test_the_vector_env_refuses_an_illegal_action_naming_the_row():
     env = VectorEnv(3, 4, 2, seed=1)
-    _, masks = env.reset()
+    obs, masks = env.reset()
+    before = obs.copy()
     actions = env.sample_actions()
     actions[1] = 59 if not masks[1, 59] else 0
-    with pytest.raises(ValueError, match="row 1"):
+    with pytest.raises(ValueError, match="row 1 .*no row was stepped"):
         env.step(actions)
+    assert np.array_equal(env.obs, before)  # all or nothing
+    with pytest.raises(RuntimeError, match="reset"):
+        VectorEnv(2, 4, 2).step([0, 0])
 
 
 def test_the_vector_env_shapes_and_the_learner_seat():

@@ -17,7 +17,9 @@ Observations are the tensor of ``wizsim.envs.encoding`` as int8 (n, 611) (what t
 cast to float for a network), masks int8 (n, 85) in the flat action space (0..59 cards, 60..80 bids,
 81..84 trump). ``dones`` (n,) bool marks rounds that ended in this step; with ``auto_reset`` the row
 already holds the next round (its observation is the one returned), else a finished row ignores actions
-until ``reset()`` (in self-play its observation is then seat 1's). ``sample_actions()`` draws a uniformly random legal action per row, in a kernel.
+until ``reset()`` (in self-play its observation is then seat 1's). An illegal action raises ``ValueError``
+naming its row, and then no row is stepped. ``sample_actions()`` draws a uniformly random legal action per
+row, in a kernel.
 
 State, n rows and p players (seats 0-based, index 0 = seat 1): ``scal`` (n, N_SCALARS) int64, the
 scalars by column ``S_*`` (phase 0..3 trump/bid/card/over, cards in the current trick, its leader, the led
@@ -349,8 +351,11 @@ def step_kernel(seed, actions, players, r, hook, auto_reset, scal, dealt, live, 
                 tricks, play_rng, obs, masks, seat_out, rewards, dones, deal_rng, no_hands):
     """Self-play: one action per row for its current seat; rewards (n, players) float32, each seat's score in
     the step that ends its round; dones (n,) bool. Returns -1, or the first row whose action is illegal
-    (rows before it are stepped, it and the rest are not)."""
+    (then no row is stepped)."""
     n = scal.shape[0]
+    for i in range(n):
+        if scal[i, S_PHASE] != PH_OVER and not is_legal(players, r, hook, scal, live, i, actions[i]):
+            return i
     for i in range(n):
         for k in range(players):
             rewards[i, k] = 0.0
@@ -358,10 +363,7 @@ def step_kernel(seed, actions, players, r, hook, auto_reset, scal, dealt, live, 
             dones[i] = True
             continue
         dones[i] = False
-        a = actions[i]
-        if not is_legal(players, r, hook, scal, live, i, a):
-            return i
-        apply_action(players, r, scal, live, seat_played, voids, trick_cards, bids, tricks, i, a)
+        apply_action(players, r, scal, live, seat_played, voids, trick_cards, bids, tricks, i, actions[i])
         if scal[i, S_PHASE] == PH_OVER:
             dones[i] = True
             for s in range(players):
@@ -384,15 +386,15 @@ def step_opponents_kernel(seed, actions, players, r, hook, fixed_seat, opp_kind,
     its own because the opponents' policies allocate, which ``lean_kernel`` code may not.)"""
     n = scal.shape[0]
     for i in range(n):
+        if scal[i, S_PHASE] != PH_OVER and not is_legal(players, r, hook, scal, live, i, actions[i]):
+            return i
+    for i in range(n):
         rewards[i, 0] = 0.0
         if scal[i, S_PHASE] == PH_OVER:
             dones[i] = True
             continue
         dones[i] = False
-        a = actions[i]
-        if not is_legal(players, r, hook, scal, live, i, a):
-            return i
-        apply_action(players, r, scal, live, seat_played, voids, trick_cards, bids, tricks, i, a)
+        apply_action(players, r, scal, live, seat_played, voids, trick_cards, bids, tricks, i, actions[i])
         opponents_play(players, r, hook, opp_kind, opp_params, table, scal, live, seat_played, voids, trick_cards,
                        bids, tricks, play_rng, i)
         if scal[i, S_PHASE] == PH_OVER:
@@ -508,8 +510,8 @@ class VectorEnv:
 
     def step(self, actions) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """One flat action per row; returns (obs, masks, rewards, dones), arrays the env reuses (copy to keep)."""
-        if self._scal[0, S_EP] < 0:
-            raise RuntimeError("call reset() before step()")
+        if (self._scal[:, S_EP] < 0).any():
+            raise RuntimeError("call reset() before step(): some rows hold no round yet")
         a = self._actions
         a[:] = actions
         if self.opponents is None:
@@ -524,8 +526,8 @@ class VectorEnv:
                                         self._tricks, self._play_rng, self.obs, self.masks, self.seat, self.rewards,
                                         self.dones, self._deal_rng, self._no_hands)
         if bad >= 0:
-            raise ValueError(f"action {int(a[bad])} is not legal in row {bad} (seat {int(self.seat[bad])}); rows "
-                             f"before it were stepped, it and the rest were not")
+            raise ValueError(f"action {int(a[bad])} is not legal in row {bad} (seat {int(self.seat[bad])}): legal are "
+                             f"{np.flatnonzero(self.masks[bad]).tolist()}; no row was stepped")
         rewards = self.rewards[:, 0] if self.opponents else self.rewards
         return self.obs, self.masks, rewards, self.dones
 

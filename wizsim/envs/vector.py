@@ -249,9 +249,12 @@ def encode_row(players, r, hook, me, scal, live, seat_played, voids, trick_cards
     ``out`` (n, OBS_DIM) int8: the kernel twin of ``encoding.encode_observation``."""
     clear_row(out, i)
     hand = live[i, me]
-    while hand != ZERO:
-        out[i, HAND + lowest_bit(hand)] = 1
-        hand &= hand - np.uint64(1)
+    played = ZERO
+    for s in range(players):
+        played |= seat_played[i, s]
+    for c in range(N_CARDS):  # branch-free over the 60 slots: vectorised, unlike a loop over the set bits
+        out[i, HAND + c] = (hand >> np.uint64(c)) & np.uint64(1)
+        out[i, PLAYED + c] = (played >> np.uint64(c)) & np.uint64(1)
     leader = scal[i, S_LEADER]
     for j in range(scal[i, S_N]):
         s = leader + j
@@ -260,10 +263,6 @@ def encode_row(players, r, hook, me, scal, live, seat_played, voids, trick_cards
         rel = rel + players if rel < 0 else rel
         out[i, TRICK + rel * N_CARDS + trick_cards[i, j]] = 1
     for s in range(players):
-        gone = seat_played[i, s]
-        while gone != ZERO:
-            out[i, PLAYED + lowest_bit(gone)] = 1
-            gone &= gone - np.uint64(1)
         rel = s - me
         rel = rel + players if rel < 0 else rel
         if bids[i, s] >= 0:

@@ -23,7 +23,11 @@ Once the deal is complete the state is a ``wizsim.Round``: the rules are the eng
 from __future__ import annotations
 
 import numpy as np
-import pyspiel
+
+try:
+    import pyspiel
+except ImportError as err:  # the optional extra
+    raise ImportError(f"wizsim.envs.openspiel needs OpenSpiel: pip install 'wizsim[rl]' ({err})") from err
 
 from wizsim.cards import N_CARDS
 from wizsim.config import check_count, n_game_rounds

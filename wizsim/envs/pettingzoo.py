@@ -19,8 +19,12 @@ repeatable. ``render()`` gives the table as text (``"ansi"`` returns it, ``"huma
 from __future__ import annotations
 
 import numpy as np
-from gymnasium import spaces
-from pettingzoo import AECEnv
+
+try:
+    from gymnasium import spaces
+    from pettingzoo import AECEnv
+except ImportError as err:  # the optional extra
+    raise ImportError(f"wizsim.envs.pettingzoo needs PettingZoo and Gymnasium: pip install 'wizsim[rl]' ({err})") from err
 
 from wizsim.cards import format_card, format_cards
 from wizsim.config import check_count, n_game_rounds

@@ -13,7 +13,7 @@ import copy
 import numpy as np
 
 from wizsim.bits import bit
-from wizsim.cards import FULL_DECK_MASK, N_CARDS, card_ids, format_card, mask_to_cards
+from wizsim.cards import FULL_DECK_MASK, N_CARDS, card_ids, format_card
 from wizsim.config import ConfigError, check_count, check_flag, check_seed, n_game_rounds
 from wizsim.deal.kernels import DEAL_STREAM, PLAY_STREAM, WORLD_STREAM, deal_round, stream_key
 from wizsim.policies.rollout import close_trick, play_card
@@ -30,6 +30,16 @@ from wizsim.table.observation import Observation
 from wizsim.table.players import Player, as_player, is_player
 
 TRUMP, BID, CARD, OVER = "trump", "bid", "card", "over"
+
+
+def _ids(mask: int) -> list[int]:
+    """Ascending card ids of a Python int mask, lowest bit first."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
 
 
 def _check_action(action, what: str) -> int:
@@ -117,8 +127,13 @@ class Round:
             return [b for b in range(self.r + 1) if b != forbidden]
         if self.phase == CARD:
             s = self.current_player - 1
-            return [int(c) for c in mask_to_cards(int(legal_mask(self._live[s], self._led)))]
+            return _ids(int(legal_mask(self._live[s], self._led)))
         return []
+
+    def _is_legal(self, a: int) -> bool:
+        if self.phase == CARD:  # a mask test rather than the list: the hot path of a Python step loop
+            return 0 <= a < N_CARDS and bool(int(legal_mask(self._live[self.current_player - 1], self._led)) >> a & 1)
+        return a in self.legal_actions()
 
     def apply(self, action) -> None:
         """Take the current decision: a suit code, a bid or a card id. ``ValueError`` naming it when illegal."""
@@ -127,8 +142,8 @@ class Round:
         seat = self.current_player
         what = {TRUMP: "the trump suit", BID: "a bid", CARD: "a card"}[self.phase]
         a = _check_action(action, f"{what} for seat {seat}")
-        legal = self.legal_actions()
-        if a not in legal:
+        if not self._is_legal(a):
+            legal = self.legal_actions()
             shown = (lambda x: format_card(x) if 0 <= x < N_CARDS else str(x)) if self.phase == CARD else str
             raise ValueError(f"{what} {shown(a)} is not legal for seat {seat} now: legal are "
                              f"{', '.join(shown(x) for x in legal)}")
@@ -159,7 +174,7 @@ class Round:
         s = seat - 1
         return Observation(
             seat=seat, players=self.players, r=self.r, hook=self.hook, phase=self.phase,
-            hand=tuple(int(c) for c in mask_to_cards(int(self._live[s]))), turn_up=self.turn_up, trump=self.trump,
+            hand=tuple(_ids(int(self._live[s]))), turn_up=self.turn_up, trump=self.trump,
             bids=tuple(None if b < 0 else int(b) for b in self._bids), played=tuple(self._order),
             tricks=tuple(int(t) for t in self._tricks),
             voids=tuple(frozenset(k for k in range(4) if v >> k & 1) for v in self._voids),
@@ -178,7 +193,7 @@ class Round:
     @property
     def hands(self) -> tuple[tuple[int, ...], ...]:
         """The hands as dealt, by seat: the whole truth, for the table's owner (players see ``observation``)."""
-        return tuple(tuple(int(c) for c in mask_to_cards(int(h))) for h in self._dealt)
+        return tuple(tuple(_ids(int(h))) for h in self._dealt)
 
     @property
     def bids(self) -> tuple[int | None, ...]:

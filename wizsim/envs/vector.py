@@ -1,0 +1,540 @@
+"""A batch of Wizard rounds stepped by one kernel call: RL training at engine speed (no extra needed).
+
+``VectorEnv(n, players=4, r=5, hook=False, seed=None, opponents=None, seat=None, auto_reset=True)``
+holds ``n`` rounds as struct-of-arrays (the open table's state: hands, bids, tricks, voids, the trick in
+progress) and moves them with the round kernel's own pieces: ``deal.kernels.deal_round`` deals,
+``rules.kernels`` gives trump, the hook, legal plays and scores, ``policies.rollout.play_card`` /
+``close_trick`` play a card and close a trick, ``policies.dispatch`` lets built-in opponents decide.
+
+- ``opponents=None`` (self-play): every decision of every seat is the learner's. ``step`` takes one flat
+  action per round for the seat whose turn it is (``env.seat``, 1-based); rewards are (n, players), each
+  seat's round score, in the step that ends the round.
+- ``opponents="heuristic"`` (any policy name): the learner sits at ``seat`` (1..players; ``None``: seat
+  ``index % players + 1`` for the round of index ``index``, so every seat comes round) and the policy plays
+  the others inside the kernel until the learner's next decision; rewards are (n,), the learner's score.
+
+Observations are the tensor of ``wizsim.envs.encoding`` as int8 (n, 611) (what the acting seat sees;
+cast to float for a network), masks int8 (n, 85) in the flat action space (0..59 cards, 60..80 bids,
+81..84 trump). ``dones`` (n,) bool marks rounds that ended in this step; with ``auto_reset`` the row
+already holds the next round (its observation is the one returned), else a finished row ignores actions
+until ``reset()`` (in self-play its observation is then seat 1's). An illegal action raises ``ValueError``
+naming its row, and then no row is stepped. ``sample_actions()`` draws a uniformly random legal action per
+row, in a kernel.
+
+State, n rows and p players (seats 0-based, index 0 = seat 1): ``scal`` (n, N_SCALARS) int64, the
+scalars by column ``S_*`` (phase 0..3 trump/bid/card/over, cards in the current trick, its leader, the led
+code of ``rules.kernels``, the winning strength and position so far (-1: none), the turned-up card (-1: none),
+trump (-1 none, 0..3, ``DEALER_NAMES`` until the dealer names it), the learner's seat, bids made, their
+total, cards played, the row's round count); ``dealt``, ``live``, ``seat_played`` (n, p) uint64 card masks
+(as dealt, held now, played this round); ``voids`` (n, p) int8 suit bits; ``trick_cards`` (n, p) int8, the
+current trick in order of play (-1 beyond it); ``bids`` (n, p) int8 (-1: not yet); ``tricks`` (n, p) int8;
+``play_rng`` (n,) uint64, each round's play stream (the opponents' draws).
+
+Reproducibility: round ``k`` (0-based) of row ``i`` is round index ``index = k * n + i`` of the run
+``seed``: dealt as ``wizsim.Round(players, r, seed=seed, index=index)`` deals, its opponents drawing from
+that round's play stream as the open table's built-in players do (``envs.reference`` is the plain-Python
+twin on ``wizsim.Round``, and the tests step both with the same actions).
+"""
+
+from __future__ import annotations
+
+import secrets
+
+import numpy as np
+
+from wizsim._jit import inline_kernel, kernel, lean_kernel
+from wizsim.bits import ZERO, bit, lowest_bit, popcount, select_bit
+from wizsim.cards import FULL_DECK_MASK, N_CARDS, N_RANKS, N_SUITED
+from wizsim.config import ConfigError, check_count, n_game_rounds
+from wizsim.deal.kernels import DEAL_STREAM, PLAY_STREAM, deal_round, rand_below, stream_key
+from wizsim.envs.encoding import (
+    BID,
+    BID_ACTION,
+    BID_MADE,
+    HAND,
+    HOOK,
+    LEADER,
+    N_ACTIONS,
+    OBS_DIM,
+    PHASE,
+    PLAYED,
+    PLAYERS,
+    ROUND,
+    SEAT,
+    TRICK,
+    TRICKS,
+    TRUMP,
+    TRUMP_ACTION,
+    TURN_UP,
+    TURN_UP_NONE,
+    VOIDS,
+)
+from wizsim.policies.dispatch import choose_bid, choose_card, choose_trump
+from wizsim.policies.registry import check_policy, make_slots
+from wizsim.rules.kernels import (
+    DEALER_NAMES,
+    LED_NONE,
+    STRENGTH,
+    forbidden_bid,
+    legal_mask,
+    next_led,
+    score_round,
+    trump_of_turn_up,
+)
+
+# The random legal actions of ``sample_actions`` draw from stream 5 of (seed, row): not a round's
+# stream (deal.kernels numbers those 0..4), so sampling never shifts a deal or an opponent's draw.
+ACTION_STREAM = 5
+
+PH_TRUMP, PH_BID, PH_CARD, PH_OVER = 0, 1, 2, 3
+
+# Columns of the (n, N_SCALARS) int64 state.
+S_PHASE, S_N, S_LEADER, S_LED, S_BEST, S_WIN, S_TURN_UP, S_TRUMP, S_LEARNER, S_NBIDS, S_TOTAL, S_CARDS, S_EP = range(13)
+N_SCALARS = 13
+
+NO_OPPONENT = -1  # opp_kind when every seat is the learner's
+
+
+# Every kernel below takes the whole (n, ...) state and a row index ``i``: a view such as ``live[i]`` costs
+# an atomic reference count where it is made and dropped, which was four fifths of a step's time. So the
+# card bookkeeping of ``policies.rollout.play_card``/``close_trick`` (which take per-row arrays) is
+# spelled out here on the 2-D state, deciding by the same rules kernels (``legal_mask``, ``next_led``,
+# ``STRENGTH``, ``score_round``); the twin tests pin it to ``wizsim.Round``, which calls ``play_card``.
+# Opponents' decisions and the deal, far dearer than a view, take views.
+
+
+@inline_kernel
+def current_seat(players, scal, i):
+    """The 0-based seat whose decision it is in row ``i``, -1 when its round is over."""
+    ph = scal[i, S_PHASE]
+    if ph == PH_TRUMP:
+        return players - 1
+    if ph == PH_BID:
+        return scal[i, S_NBIDS]
+    if ph == PH_CARD:
+        s = scal[i, S_LEADER] + scal[i, S_N]
+        return s - players if s >= players else s
+    return -1
+
+
+@inline_kernel
+def is_legal(players, r, hook, scal, live, i, action):
+    """Whether the flat ``action`` is legal for row ``i``'s current decision."""
+    ph = scal[i, S_PHASE]
+    if ph == PH_TRUMP:
+        return TRUMP_ACTION <= action < TRUMP_ACTION + 4
+    if ph == PH_BID:
+        b = action - BID_ACTION
+        return 0 <= b <= r and b != forbidden_bid(hook, scal[i, S_NBIDS], players, r, scal[i, S_TOTAL])
+    if ph == PH_CARD:
+        if action < 0 or action >= N_CARDS:
+            return False
+        legal = legal_mask(live[i, current_seat(players, scal, i)], scal[i, S_LED])
+        return (legal >> np.uint64(action)) & np.uint64(1) != ZERO
+    return False
+
+
+@inline_kernel
+def apply_action(players, r, scal, live, seat_played, voids, trick_cards, bids, tricks, i, action):
+    """Row ``i``'s current seat takes the (legal) flat ``action``: the open table's ``Round.apply``."""
+    ph = scal[i, S_PHASE]
+    s = current_seat(players, scal, i)
+    if ph == PH_TRUMP:
+        scal[i, S_TRUMP] = action - TRUMP_ACTION
+        scal[i, S_PHASE] = PH_BID
+    elif ph == PH_BID:
+        b = action - BID_ACTION
+        bids[i, s] = b
+        scal[i, S_TOTAL] += b
+        scal[i, S_NBIDS] += 1
+        if s == players - 1:
+            scal[i, S_PHASE] = PH_CARD
+    else:  # play_card: out of the hand, into the seat's played cards and the trick; off the led suit shows a void
+        n = scal[i, S_N]
+        led = scal[i, S_LED]
+        b = bit(action)
+        live[i, s] &= ~b
+        seat_played[i, s] |= b
+        trick_cards[i, n] = action
+        if led >= 0 and action < N_SUITED and action // N_RANKS != led:
+            voids[i, s] |= 1 << led
+        led = next_led(led, action)
+        strength = STRENGTH[scal[i, S_TRUMP] + 1, led + 2, action]
+        if strength > scal[i, S_BEST]:
+            scal[i, S_BEST] = strength
+            scal[i, S_WIN] = n
+        scal[i, S_LED] = led
+        n += 1
+        scal[i, S_CARDS] += 1
+        if n == players:  # close_trick: the winner takes it and leads next
+            w = scal[i, S_LEADER] + scal[i, S_WIN]
+            w = w - players if w >= players else w
+            tricks[i, w] += 1
+            scal[i, S_LEADER] = w
+            n = 0
+            scal[i, S_LED] = LED_NONE
+            scal[i, S_BEST] = -1
+            scal[i, S_WIN] = -1
+            if scal[i, S_CARDS] == players * r:
+                scal[i, S_PHASE] = PH_OVER
+        scal[i, S_N] = n
+
+
+@kernel
+def opponent_action(players, r, hook, kind, params, table, scal, live, seat_played, voids, trick_cards, bids, tricks,
+                    play_rng, i):
+    """The flat action a built-in policy (``kind``, ``params``, ``table``) takes for row ``i``'s current seat,
+    drawing from the round's play stream: what ``wizsim.player(name).decide`` answers on the open table."""
+    ph = scal[i, S_PHASE]
+    s = current_seat(players, scal, i)
+    hand = live[i, s]
+    trump = scal[i, S_TRUMP]
+    rng = play_rng[i:i + 1]
+    if ph == PH_TRUMP:
+        return TRUMP_ACTION + choose_trump(kind, params, table, players, r, hook, hand, scal[i, S_TURN_UP], rng)
+    if ph == PH_BID:
+        forbidden = forbidden_bid(hook, s, players, r, scal[i, S_TOTAL])
+        return BID_ACTION + choose_bid(kind, params, table, s, players, r, hook, hand, scal[i, S_TURN_UP], trump,
+                                       bids[i], forbidden, rng)
+    played = ZERO
+    for k in range(players):
+        played |= seat_played[i, k]
+    led = scal[i, S_LED]
+    legal = legal_mask(hand, led)
+    return choose_card(kind, params, table, s, players, r, hook, hand, legal, scal[i, S_TURN_UP], trump, bids[i],
+                       tricks[i], seat_played[i], played, trick_cards[i], scal[i, S_N], led, scal[i, S_WIN], voids[i],
+                       rng)
+
+
+@lean_kernel
+def reset_row(seed, index, players, r, fixed_seat, scal, dealt, live, seat_played, voids, trick_cards, bids, tricks,
+              play_rng, i, deal_rng, no_hands):
+    """Deal round ``index`` of the run into row ``i``, as ``wizsim.Round`` deals it; ``deal_rng`` (1,) uint64 and
+    ``no_hands`` (players,) uint64 zeros are scratch."""
+    deal_rng[0] = stream_key(seed, index, DEAL_STREAM)
+    play_rng[i] = stream_key(seed, index, PLAY_STREAM)
+    tu = deal_round(deal_rng, players, r, no_hands, FULL_DECK_MASK, dealt[i])
+    for s in range(players):
+        live[i, s] = dealt[i, s]
+        seat_played[i, s] = ZERO
+        voids[i, s] = 0
+        trick_cards[i, s] = -1
+        bids[i, s] = -1
+        tricks[i, s] = 0
+    t = trump_of_turn_up(tu)
+    scal[i, S_PHASE] = PH_TRUMP if t == DEALER_NAMES else PH_BID
+    scal[i, S_N] = 0
+    scal[i, S_LEADER] = 0
+    scal[i, S_LED] = LED_NONE
+    scal[i, S_BEST] = -1
+    scal[i, S_WIN] = -1
+    scal[i, S_TURN_UP] = tu
+    scal[i, S_TRUMP] = t
+    scal[i, S_LEARNER] = fixed_seat if fixed_seat >= 0 else index % players
+    scal[i, S_NBIDS] = 0
+    scal[i, S_TOTAL] = 0
+    scal[i, S_CARDS] = 0
+
+
+@kernel
+def clear_row(out, i):
+    """Zero row ``i`` of a 2-D array: a call of its own, which LLVM makes one memset (inlined into the step
+    loop it stays a byte-by-byte loop)."""
+    out[i, :] = 0
+
+
+@inline_kernel
+def encode_row(players, r, hook, me, scal, live, seat_played, voids, trick_cards, bids, tricks, out, i):
+    """The observation tensor (``envs.encoding``) of row ``i`` as 0-based seat ``me`` sees it, into row ``i`` of
+    ``out`` (n, OBS_DIM) int8: the kernel twin of ``encoding.encode_observation``."""
+    clear_row(out, i)
+    hand = live[i, me]
+    played = ZERO
+    for s in range(players):
+        played |= seat_played[i, s]
+    for c in range(N_CARDS):  # branch-free over the 60 slots: vectorised, unlike a loop over the set bits
+        out[i, HAND + c] = (hand >> np.uint64(c)) & np.uint64(1)
+        out[i, PLAYED + c] = (played >> np.uint64(c)) & np.uint64(1)
+    leader = scal[i, S_LEADER]
+    for j in range(scal[i, S_N]):
+        s = leader + j
+        s = s - players if s >= players else s
+        rel = s - me
+        rel = rel + players if rel < 0 else rel
+        out[i, TRICK + rel * N_CARDS + trick_cards[i, j]] = 1
+    for s in range(players):
+        rel = s - me
+        rel = rel + players if rel < 0 else rel
+        if bids[i, s] >= 0:
+            out[i, BID_MADE + rel] = 1
+            out[i, BID + rel] = bids[i, s]
+        out[i, TRICKS + rel] = tricks[i, s]
+        v = voids[i, s]
+        if v != 0:
+            for k in range(4):
+                out[i, VOIDS + rel * 4 + k] = (v >> k) & 1
+    tu = scal[i, S_TURN_UP]
+    out[i, TURN_UP_NONE if tu < 0 else TURN_UP + tu] = 1
+    t = scal[i, S_TRUMP]
+    out[i, TRUMP + (t if 0 <= t < 4 else 4 if t == -1 else 5)] = 1  # -1: no trump; DEALER_NAMES: not named yet
+    out[i, ROUND] = r
+    out[i, PLAYERS + players - 3] = 1
+    out[i, HOOK] = 1 if hook else 0
+    out[i, SEAT + me] = 1
+    rel = leader - me
+    rel = rel + players if rel < 0 else rel
+    out[i, LEADER + rel] = 1
+    out[i, PHASE + scal[i, S_PHASE]] = 1
+
+
+@inline_kernel
+def mask_row(players, r, hook, scal, live, out, i):
+    """The legal flat actions of row ``i``'s current decision into row ``i`` of ``out`` (n, N_ACTIONS) int8
+    (all 0 when the round is over)."""
+    clear_row(out, i)
+    ph = scal[i, S_PHASE]
+    if ph == PH_TRUMP:
+        for k in range(4):
+            out[i, TRUMP_ACTION + k] = 1
+    elif ph == PH_BID:
+        forbidden = forbidden_bid(hook, scal[i, S_NBIDS], players, r, scal[i, S_TOTAL])
+        for b in range(r + 1):
+            if b != forbidden:
+                out[i, BID_ACTION + b] = 1
+    elif ph == PH_CARD:
+        legal = legal_mask(live[i, current_seat(players, scal, i)], scal[i, S_LED])
+        while legal != ZERO:
+            out[i, lowest_bit(legal)] = 1
+            legal &= legal - np.uint64(1)
+
+
+@kernel
+def opponents_play(players, r, hook, kind, params, table, scal, live, seat_played, voids, trick_cards, bids, tricks,
+                   play_rng, i):
+    """The opponents of row ``i`` decide until it is the learner's turn or the round is over."""
+    while scal[i, S_PHASE] != PH_OVER and current_seat(players, scal, i) != scal[i, S_LEARNER]:
+        a = opponent_action(players, r, hook, kind, params, table, scal, live, seat_played, voids, trick_cards, bids,
+                            tricks, play_rng, i)
+        apply_action(players, r, scal, live, seat_played, voids, trick_cards, bids, tricks, i, a)
+
+
+@inline_kernel
+def observe_row(players, r, hook, opp_kind, scal, live, seat_played, voids, trick_cards, bids, tricks, obs, masks,
+                seat_out, i):
+    """Row ``i``'s observation and mask for the seat that acts (the learner's seat with opponents)."""
+    me = scal[i, S_LEARNER] if opp_kind != NO_OPPONENT else current_seat(players, scal, i)
+    if me < 0:  # a finished round in self-play (no auto reset): seat 1's view
+        me = 0
+    seat_out[i] = me + 1
+    encode_row(players, r, hook, me, scal, live, seat_played, voids, trick_cards, bids, tricks, obs, i)
+    mask_row(players, r, hook, scal, live, masks, i)
+
+
+@kernel
+def reset_kernel(seed, rows, players, r, hook, fixed_seat, opp_kind, opp_params, table, scal, dealt, live,
+                 seat_played, voids, trick_cards, bids, tricks, play_rng, obs, masks, seat_out, deal_rng, no_hands):
+    """Deal the next round into each row of ``rows`` (round index ``scal[i, S_EP] * n + i``) and observe it."""
+    n = scal.shape[0]
+    for i in rows:
+        reset_row(seed, scal[i, S_EP] * n + i, players, r, fixed_seat, scal, dealt, live, seat_played, voids,
+                  trick_cards, bids, tricks, play_rng, i, deal_rng, no_hands)
+        if opp_kind != NO_OPPONENT:
+            opponents_play(players, r, hook, opp_kind, opp_params, table, scal, live, seat_played, voids, trick_cards,
+                           bids, tricks, play_rng, i)
+        observe_row(players, r, hook, opp_kind, scal, live, seat_played, voids, trick_cards, bids, tricks, obs, masks,
+                    seat_out, i)
+
+
+@lean_kernel
+def step_kernel(seed, actions, players, r, hook, auto_reset, scal, dealt, live, seat_played, voids, trick_cards, bids,
+                tricks, play_rng, obs, masks, seat_out, rewards, dones, deal_rng, no_hands):
+    """Self-play: one action per row for its current seat; rewards (n, players) float32, each seat's score in
+    the step that ends its round; dones (n,) bool. Returns -1, or the first row whose action is illegal
+    (then no row is stepped)."""
+    n = scal.shape[0]
+    for i in range(n):
+        if scal[i, S_PHASE] != PH_OVER and not is_legal(players, r, hook, scal, live, i, actions[i]):
+            return i
+    for i in range(n):
+        for k in range(players):
+            rewards[i, k] = 0.0
+        if scal[i, S_PHASE] == PH_OVER:  # finished and not reset: the action is ignored
+            dones[i] = True
+            continue
+        dones[i] = False
+        apply_action(players, r, scal, live, seat_played, voids, trick_cards, bids, tricks, i, actions[i])
+        if scal[i, S_PHASE] == PH_OVER:
+            dones[i] = True
+            for s in range(players):
+                rewards[i, s] = score_round(bids[i, s], tricks[i, s])
+            if auto_reset:
+                scal[i, S_EP] += 1
+                reset_row(seed, scal[i, S_EP] * n + i, players, r, -1, scal, dealt, live, seat_played, voids,
+                          trick_cards, bids, tricks, play_rng, i, deal_rng, no_hands)
+        observe_row(players, r, hook, NO_OPPONENT, scal, live, seat_played, voids, trick_cards, bids, tricks, obs,
+                    masks, seat_out, i)
+    return -1
+
+
+@kernel
+def step_opponents_kernel(seed, actions, players, r, hook, fixed_seat, opp_kind, opp_params, table, auto_reset, scal,
+                          dealt, live, seat_played, voids, trick_cards, bids, tricks, play_rng, obs, masks, seat_out,
+                          rewards, dones, deal_rng, no_hands):
+    """Against built-in opponents: the learner's action in each row, then the opponents' until the learner's
+    next decision; rewards (n, 1) float32, the learner's score. Otherwise as ``step_kernel``. (A kernel of
+    its own because the opponents' policies allocate, which ``lean_kernel`` code may not.)"""
+    n = scal.shape[0]
+    for i in range(n):
+        if scal[i, S_PHASE] != PH_OVER and not is_legal(players, r, hook, scal, live, i, actions[i]):
+            return i
+    for i in range(n):
+        rewards[i, 0] = 0.0
+        if scal[i, S_PHASE] == PH_OVER:
+            dones[i] = True
+            continue
+        dones[i] = False
+        apply_action(players, r, scal, live, seat_played, voids, trick_cards, bids, tricks, i, actions[i])
+        opponents_play(players, r, hook, opp_kind, opp_params, table, scal, live, seat_played, voids, trick_cards,
+                       bids, tricks, play_rng, i)
+        if scal[i, S_PHASE] == PH_OVER:
+            dones[i] = True
+            s = scal[i, S_LEARNER]
+            rewards[i, 0] = score_round(bids[i, s], tricks[i, s])
+            if auto_reset:
+                scal[i, S_EP] += 1
+                reset_row(seed, scal[i, S_EP] * n + i, players, r, fixed_seat, scal, dealt, live, seat_played, voids,
+                          trick_cards, bids, tricks, play_rng, i, deal_rng, no_hands)
+                opponents_play(players, r, hook, opp_kind, opp_params, table, scal, live, seat_played, voids,
+                               trick_cards, bids, tricks, play_rng, i)
+        observe_row(players, r, hook, opp_kind, scal, live, seat_played, voids, trick_cards, bids, tricks, obs, masks,
+                    seat_out, i)
+    return -1
+
+
+@lean_kernel
+def sample_kernel(masks, rng, out):
+    """A uniformly random legal action per row of ``masks`` (n, N_ACTIONS) int8 into ``out`` (n,) int64
+    (-1 for a row with none), drawing from ``rng`` (n,) uint64 streams."""
+    for i in range(masks.shape[0]):
+        m = masks[i]
+        lo = ZERO
+        hi = ZERO
+        for a in range(64):  # branch-free, so the loop vectorises
+            lo |= np.uint64(m[a] != 0) << np.uint64(a)
+        for a in range(64, N_ACTIONS):
+            hi |= np.uint64(m[a] != 0) << np.uint64(a - 64)
+        n_lo = popcount(lo)
+        total = n_lo + popcount(hi)
+        if total == 0:
+            out[i] = -1
+            continue
+        k = rand_below(rng[i:i + 1], total)
+        if k < n_lo:
+            out[i] = select_bit(lo, k)
+        else:
+            out[i] = 64 + select_bit(hi, k - n_lo)
+
+
+class VectorEnv:
+    """``n`` rounds of Wizard stepped together (see the module docstring)."""
+
+    def __init__(self, n: int, players: int = 4, r: int = 5, *, hook: bool = False, seed: int | None = None,
+                 opponents: str | None = None, seat: int | None = None, auto_reset: bool = True):
+        self.n = check_count(n, "n", 1, 2**31)
+        self.players = check_count(players, "players", 3, 6)
+        self.r = check_count(r, "r", 1, n_game_rounds(self.players))
+        self.hook = bool(hook)
+        self.auto_reset = bool(auto_reset)
+        if opponents is None:
+            if seat is not None:
+                raise ConfigError("seat needs opponents: without them every seat is the learner's")
+            self.opponents, self._kind = None, NO_OPPONENT
+            self._params, self._table = np.zeros(1, np.float64), np.zeros(1, np.float64)
+        else:
+            self.opponents = check_policy(opponents)
+            slots = make_slots([self.opponents])
+            self._kind, self._params, self._table = int(slots.kinds[0]), slots.params[0], slots.table
+        self.fixed_seat = -1 if seat is None else check_count(seat, "seat", 1, self.players) - 1
+        p, n = self.players, self.n
+        self._scal = np.zeros((n, N_SCALARS), np.int64)
+        self._dealt = np.zeros((n, p), np.uint64)
+        self._live = np.zeros((n, p), np.uint64)
+        self._seat_played = np.zeros((n, p), np.uint64)
+        self._voids = np.zeros((n, p), np.int8)
+        self._trick = np.full((n, p), -1, np.int8)
+        self._bids = np.full((n, p), -1, np.int8)
+        self._tricks = np.zeros((n, p), np.int8)
+        self._play_rng = np.zeros(n, np.uint64)
+        self.obs = np.zeros((n, OBS_DIM), np.int8)
+        self.masks = np.zeros((n, N_ACTIONS), np.int8)
+        self.seat = np.zeros(n, np.int8)  # the 1-based seat each row's observation and mask are for
+        self.rewards = np.zeros((n, 1 if self.opponents else p), np.float32)
+        self.dones = np.zeros(n, bool)
+        self._actions = np.zeros(n, np.int64)
+        self._deal_rng = np.zeros(1, np.uint64)
+        self._no_hands = np.zeros(p, np.uint64)
+        self.seed = None
+        self._seed(seed)
+
+    def _seed(self, seed):
+        self.seed = secrets.randbits(63) if seed is None else int(seed)
+        self._scal[:, S_EP] = -1
+        self._action_rng = np.array([stream_key(np.uint64(self.seed), np.int64(i), ACTION_STREAM)
+                                     for i in range(self.n)], np.uint64)
+
+    @property
+    def n_actions(self) -> int:
+        return N_ACTIONS
+
+    @property
+    def obs_dim(self) -> int:
+        return OBS_DIM
+
+    def round_index(self, i: int) -> int:
+        """The round index (``wizsim.Round(..., seed=env.seed, index=...)``) row ``i`` plays now."""
+        return int(self._scal[i, S_EP]) * self.n + i
+
+    def reset(self, seed: int | None = None, rows=None) -> tuple[np.ndarray, np.ndarray]:
+        """Deal a fresh round in every row (or in ``rows``); ``seed`` restarts the run. Returns (obs, masks)."""
+        if seed is not None:
+            self._seed(seed)
+        rows = np.arange(self.n) if rows is None else np.asarray(rows, np.int64).ravel()
+        self._scal[rows, S_EP] += 1
+        reset_kernel(np.uint64(self.seed), rows, self.players, self.r, self.hook, self.fixed_seat, self._kind,
+                     self._params, self._table, self._scal, self._dealt, self._live, self._seat_played, self._voids,
+                     self._trick, self._bids, self._tricks, self._play_rng, self.obs, self.masks, self.seat, self._deal_rng,
+                     self._no_hands)
+        self.dones[rows] = False
+        return self.obs, self.masks
+
+    def step(self, actions) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """One flat action per row; returns (obs, masks, rewards, dones), arrays the env reuses (copy to keep)."""
+        if (self._scal[:, S_EP] < 0).any():
+            raise RuntimeError("call reset() before step(): some rows hold no round yet")
+        a = self._actions
+        a[:] = actions
+        if self.opponents is None:
+            bad = step_kernel(np.uint64(self.seed), a, self.players, self.r, self.hook, self.auto_reset, self._scal,
+                              self._dealt, self._live, self._seat_played, self._voids, self._trick, self._bids,
+                              self._tricks, self._play_rng, self.obs, self.masks, self.seat, self.rewards, self.dones,
+                              self._deal_rng, self._no_hands)
+        else:
+            bad = step_opponents_kernel(np.uint64(self.seed), a, self.players, self.r, self.hook, self.fixed_seat,
+                                        self._kind, self._params, self._table, self.auto_reset, self._scal, self._dealt,
+                                        self._live, self._seat_played, self._voids, self._trick, self._bids,
+                                        self._tricks, self._play_rng, self.obs, self.masks, self.seat, self.rewards,
+                                        self.dones, self._deal_rng, self._no_hands)
+        if bad >= 0:
+            raise ValueError(f"action {int(a[bad])} is not legal in row {bad} (seat {int(self.seat[bad])}): legal are "
+                             f"{np.flatnonzero(self.masks[bad]).tolist()}; no row was stepped")
+        rewards = self.rewards[:, 0] if self.opponents else self.rewards
+        return self.obs, self.masks, rewards, self.dones
+
+    def sample_actions(self) -> np.ndarray:
+        """A uniformly random legal action per row (-1 for a finished row), drawn in a kernel."""
+        out = np.empty(self.n, np.int64)
+        sample_kernel(self.masks, self._action_rng, out)
+        return out
+
+
+__all__ = ["VectorEnv"]

@@ -434,4 +434,5 @@ def _advice(q: PlayQuestion, model, candidates: np.ndarray, ev: Evaluation, seed
     return PlayAdvice(q.describe(), candidates, p_make, mean, low, high, tricks, ev.method, n, ev.tried,
                       seed if ev.method != "exact" else None, model.opponents_label(), q.play, ev.conditioned,
                       ess=effective_size(ev.weights, n), warning=ev.warning, bid_trust=model.bid_trust,
-                      play_trust=model.play_trust, timed_out=ev.timed_out)
+                      play_trust=model.play_trust, timed_out=ev.timed_out, deal_scores=scores,
+                      deal_weights=ev.weights)

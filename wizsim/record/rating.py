@@ -224,7 +224,7 @@ def review(record, samples: int | None = None, seed: int | None = 0, policy=None
     its JSON text or parsed object, or a path to it. ``samples`` (default ``REVIEW_SAMPLES``) and ``seed``
     are every decision's; ``policy`` is the opponents' model and ``play`` the policy playing ``me``'s later
     cards, as for ``advise``; ``rounds``: a round number or a list of them (default: every round);
-    ``progress(k)``: called after each decision rated with the count just done."""
+    ``progress(k, total)``: called after each decision rated, ``k`` the count just done."""
     from wizsim.advisor.question import check_policy_name, check_sampling
     from wizsim.config import check_seed
 
@@ -240,7 +240,7 @@ def review(record, samples: int | None = None, seed: int | None = 0, policy=None
     for task in tasks:
         rated.append(rate(task))
         if progress is not None:
-            progress(1)
+            progress(1, len(tasks))
     order = sorted(range(len(rated)), key=lambda i: (-(rated[i]["loss"] or 0.0), i))
     return Review([rated[i] for i in order], skipped, samples, seed, None if policy is None else str(policy),
                   time.perf_counter() - started, list(rec.players), rec.me)

@@ -117,10 +117,10 @@ def _rounds_wanted(rounds, n_listed: int) -> set[int]:
     try:
         wanted = set(items)
     except TypeError:
-        raise RecordError(f"rounds: a round number or a list of them, got {rounds!r}") from None
+        raise RecordError(f"round: a round number or a list of them, got {rounds!r}") from None
     for r in wanted:
         if isinstance(r, bool) or not isinstance(r, (int, np.integer)) or not 1 <= r <= n_listed:
-            raise RecordError(f"rounds: round numbers 1..{n_listed} (the rounds in the record), got {r!r}")
+            raise RecordError(f"round: round numbers 1..{n_listed} (the rounds in the record), got {r!r}")
     return {int(r) for r in wanted}
 
 

@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from wizsim.cards import FIRST_WIZARD, FIRST_JESTER, format_card, format_cards, format_trump
+from wizsim.cards import FIRST_JESTER, FIRST_WIZARD, format_card, format_cards, format_trump
 from wizsim.record.game import GameRecord, RecordError, RoundFacts
 from wizsim.stats import Z95, json_float
 

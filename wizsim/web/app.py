@@ -25,6 +25,7 @@ import math
 import re
 import time
 from importlib.resources import files
+from typing import Annotated
 
 import anyio
 from fastapi import Body, FastAPI, Request
@@ -276,30 +277,20 @@ def create_app(workers: int = 1, hosts=LOCAL_HOSTS, any_address: bool = False) -
                          422: {"description": "A bad question: {\"detail\": \"one line\"}"},
                          503: {"description": "The server is busy: try again after Retry-After seconds"}})
     async def advise(req: AdviseRequest):
-        fields = req.model_dump(exclude_unset=True)
-        try:
-            async with queue.turn():
-                result = await anyio.to_thread.run_sync(answer, fields)
-        except Busy as busy:
-            return JSONResponse({"detail": str(busy)}, status_code=503,
-                                headers={"retry-after": str(busy.retry_after)})
-        except RequestError as err:
-            return JSONResponse({"detail": str(err)}, status_code=err.status)
-        except ValueError as err:  # the library's one-line message for a bad question
-            return JSONResponse({"detail": str(err)}, status_code=422)
-        return JSONResponse(result)
+        return await _answered(answer, req.model_dump(exclude_unset=True))
 
     @app.post("/api/review", summary="Review a game record (the --json object of wizsim review)",
               responses={400: {"description": "The body is not a JSON object"},
                          413: {"description": "The body is too large"},
                          422: {"description": "A bad record: {\"detail\": \"one line naming the entry\"}"},
                          503: {"description": "The server is busy: try again after Retry-After seconds"}})
-    async def review(body: dict = Body(description="A game record (docs/game-record.md) with, optionally, "
-                                                   "samples, seed, policy, play and round",
-                                       examples=[REVIEW_EXAMPLE])):
+    async def review(body: Annotated[dict, Body(description="A game record (docs/game-record.md) with, optionally, "
+                                                            "samples, seed, policy, play and round",
+                                                examples=[REVIEW_EXAMPLE])]):
         return await _answered(review_answer, body)
 
     async def _answered(call, fields):
+        """``call(fields)`` in a worker thread when the queue gives a turn; errors as one-line 4xx/503."""
         try:
             async with queue.turn():
                 result = await anyio.to_thread.run_sync(call, fields)

@@ -195,3 +195,22 @@ def test_cli_and_http_answer_the_librarys_review(tmp_path):
         assert res.json() == json.loads(json.dumps(expect))
         one = client.post("/api/review", json={**body, "round": [4]}).json()
         assert {x["round"] for x in one["decisions"]} == {4}
+
+
+@pytest.mark.parametrize("args, needle", [
+    (["--policy", ""], "'--policy'"),
+    (["--policy", "clever"], "unknown policy 'clever'"),
+    (["--play", "clever"], "play: unknown policy 'clever'"),
+    (["--samples", "0"], "'--samples'"),
+    (["--samples", str(10**9)], "samples must be at most 100,000,000"),
+    (["--round", "9"], "round: round numbers 1..4"),
+])
+def test_cli_junk_exits_2_with_one_line_naming_it(args, needle):
+    res = CliRunner().invoke(main, ["review", str(EXAMPLE), *args])
+    assert res.exit_code == 2, (res.output, res.exception)
+    errors = [line for line in res.output.splitlines() if line.startswith("Error:")]
+    assert len(errors) == 1 and needle in errors[0], res.output
+
+
+def test_top_level_names():
+    assert wizsim.review is review and "review" in wizsim.__all__ and "GameRecord" in wizsim.__all__

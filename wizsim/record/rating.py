@@ -234,6 +234,9 @@ def review(record, samples: int | None = None, seed: int | None = 0, policy=None
     samples, _ = check_sampling(samples, None, "auto", ("auto",))
     seed = check_seed(seed)
     check_policy_name(play, "play", "heuristic")
+    from wizsim.advisor.opponents import opponent_names
+
+    opponent_names(policy, rec.n_players, 1)  # a bad name is refused before any decision, not at the first one
     common = dict(samples=samples, seed=seed, policy=policy, play=play)
     tasks, skipped = plan(rec, common, rounds)
     rated = []

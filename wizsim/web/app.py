@@ -240,7 +240,9 @@ def create_app(workers: int = 1, hosts=LOCAL_HOSTS, any_address: bool = False) -
     app = FastAPIOffline(title="wizsim", version=__version__, redoc_url=None,
                   description="The Wizard bid and play advisor of `wizsim advise`, over HTTP. A request takes the "
                               "CLI options' names as fields; the answer is the CLI's `--json` object (bid advice "
-                              "adds `p_tricks`, the distribution of tricks for each bid). Bad input: HTTP 4xx "
+                              "adds `p_tricks`, the distribution of tricks for each bid). `POST /api/review` takes a game "
+                              "record (plus `samples`, `seed`, `policy`, `play`, `round`) and answers the `--json` "
+                              "object of `wizsim review`. Bad input: HTTP 4xx "
                               "with `{\"detail\": \"one line naming the problem\"}`.")
     app.add_middleware(BoundedBody, limit=MAX_BODY_BYTES)
     app.add_middleware(AllowedHosts, hosts=hosts, any_address=any_address)  # added last: runs first

@@ -18,6 +18,7 @@ __all__ = [
     "ConfigError",
     "Game",
     "GameBatch",
+    "GameRecord",
     "Observation",
     "Player",
     "PlayAdvice",
@@ -34,6 +35,7 @@ __all__ = [
     "parse_cards",
     "player",
     "read_rounds",
+    "review",
     "run_tournament",
     "score",
     "simulate_games",
@@ -56,4 +58,8 @@ def __getattr__(name):
         import wizsim.table
 
         return getattr(wizsim.table, name)
+    if name in ("GameRecord", "review"):  # game records and their review (wizsim.record)
+        import wizsim.record
+
+        return getattr(wizsim.record, name)
     raise AttributeError(f"module 'wizsim' has no attribute {name!r}")

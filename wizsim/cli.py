@@ -449,6 +449,48 @@ def tournament(players, policies, games, seed, hook, threads, engine, scheduler,
     echo(result, as_json)
 
 
+@main.command(epilog=epilog("wizsim review game.json --json"))
+@click.argument("game", type=click.Path(dir_okay=False))
+@click.option("--samples", type=COUNT, default=None, show_default="1000",
+              help="Simulated deals per decision (the same for every decision, so the review is reproducible).")
+@click.option("--seed", type=SEED, default=DEFAULT_SEED, show_default=True, help="Seed of every decision's advice.")
+@click.option("--policy", default=None, callback=policy_names_given, show_default=DEFAULT_OPPONENTS,
+              help=f"The opponents' model, as for advise: one policy or one per other seat, of {POLICY_NAMES}.")
+@click.option("--play", default=None, callback=policy_names_given, show_default=PLAYER_POLICY,
+              help="The policy that plays the reviewed player's later cards in the simulations.")
+@click.option("--round", "rounds", type=COUNT, multiple=True, help="Review only this round (repeatable).")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the table.")
+@bad_input_is_usage_error
+def review(game, samples, seed, policy, play, rounds, as_json):
+    """Rate every decision of the record's player (me) in a game record (docs/game-record.md).
+
+    Each bid, trump named and card played (where the record has them) is compared with the advisor's
+    best choice given what the player knew then: the expected points lost with a 95% interval,
+    costliest first, and the mean loss per decision. A decision is lost only beyond the interval.
+    """
+    from wizsim.advisor.play import play_kernels
+    from wizsim.record import GameRecord
+    from wizsim.record import review as review_game
+    from wizsim.sim.candidates import candidate_rounds_kernel
+
+    record = GameRecord.load(game)
+    announce_compile(candidate_rounds_kernel, *play_kernels())
+    bar = {}
+
+    def step(done: int, total: int) -> None:
+        if "bar" not in bar:
+            bar["bar"] = progress_bar(total, "decision")
+        bar["bar"].update(done)
+
+    try:
+        result = run_interruptibly(lambda: review_game(record, samples=samples, seed=seed, policy=policy, play=play,
+                                                       rounds=list(rounds) or None, progress=step))
+    finally:
+        if hasattr(bar.get("bar"), "close"):
+            bar["bar"].close()
+    echo(result, as_json)
+
+
 @main.command(epilog=epilog("wizsim serve --port 8000   (then open http://127.0.0.1:8000 in a browser)"))
 @click.option("--host", default=DEFAULT_HOST, show_default=True,
               help="Address to listen on (the default answers this machine only).")

@@ -265,5 +265,35 @@ def render_trump_advice(a) -> str:
     return "\n".join(lines)
 
 
-TEXT_RENDERERS = {"TrumpAdvice": render_trump_advice, "Summary": render_summary, "RunReport": render_dataset_report,
+def _num(x: float | None, fmt: str = ".1f") -> str:
+    return "?" if x is None else format(x, fmt)
+
+
+def render_review(rv) -> str:
+    """The review a person reads: the per-game figures, then every rated decision, costliest first."""
+    who = rv.players[rv.me] if rv.players else f"player {rv.me}"
+    kinds = {k: sum(d["kind"] == k for d in rv.decisions) for k in ("bid", "trump", "card")}
+    counted = ", ".join(plural(v, k) for k, v in kinds.items() if v) or "none"
+    lines = [f"Review of {who}'s decisions: {plural(rv.decisions_rated, 'decision')} rated ({counted})"
+             + (f", {rv.skipped} not rated (no hand entered for the round)" if rv.skipped else "")]
+    if rv.decisions:
+        lost = len(rv.lost)
+        lines.append(f"Mean loss {rv.mean_loss:.2f} points a decision; {rv.share_within_precision:.0%} within the "
+                     f"advice's precision; {plural(lost, 'decision')} lost beyond the 95% interval.")
+        lines += ["", "Costliest first:",
+                  f"  {'round':>5}  {'kind':<5}  {'chosen':>6}  {'best':>6}  {'exp. chosen':>11}  {'exp. best':>9}  "
+                  f"{'loss':>6}  {'95% interval':>16}"]
+        for d in rv.decisions:
+            interval = f"[{_num(d['loss_low'])}, {_num(d['loss_high'])}]"
+            mark = ("lost" if d["loss_low"] is not None and d["loss_low"] > 0 else
+                    "close call" if d["close_call"] else "")
+            lines.append(f"  {d['round']:>5}  {d['kind']:<5}  {d['chosen']!s:>6}  {d['best']!s:>6}  "
+                         f"{_signed(d['ev_chosen']):>11}  {_signed(d['ev_best']):>9}  {_num(d['loss']):>6}  "
+                         f"{interval:>16}  {mark}".rstrip())
+    lines += ["", f"Each decision: {rv.samples:,} simulated deals (exact where the advisor enumerates), the same "
+                  f"deals for every choice, seed {rv.seed}. {rv.seconds:.1f} s."]
+    return "\n".join(lines)
+
+
+TEXT_RENDERERS = {"Review": render_review, "TrumpAdvice": render_trump_advice, "Summary": render_summary, "RunReport": render_dataset_report,
                   "TournamentResult": render_tournament, "Advice": render_advice, "PlayAdvice": render_play_advice}

@@ -6,7 +6,7 @@ arrays, and importing pandas would cost more than answering a small question.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 
 import numpy as np
@@ -51,6 +51,10 @@ class Advice:
     warning: str | None = None  # what was heard is unlikely under the opponents' model (one line)
     bid_trust: float = 1.0
     timed_out: bool = False  # default precision stopped by the wall clock, not the work budget
+    # Monte Carlo only: the score of every bid on every kept deal (n, r+1) and the deals' weights (None: all
+    # 1), for paired comparisons of two bids on the same deals (the review's loss interval)
+    deal_scores: np.ndarray | None = field(default=None, repr=False, compare=False)
+    deal_weights: np.ndarray | None = field(default=None, repr=False, compare=False)
 
     @property
     def r(self) -> int:
@@ -126,6 +130,10 @@ class PlayAdvice:
     bid_trust: float = 1.0
     play_trust: float = 0.0
     timed_out: bool = False  # default precision stopped by the wall clock, not the work budget
+    # the score of every card on every world (n, k) and the worlds' weights (None: all 1), for paired
+    # comparisons of two cards on the same worlds (the review's loss interval)
+    deal_scores: np.ndarray | None = field(default=None, repr=False, compare=False)
+    deal_weights: np.ndarray | None = field(default=None, repr=False, compare=False)
 
     @property
     def best_index(self) -> int:

@@ -70,6 +70,7 @@ def advise(hand, trump, seat, players=4, *, bids=None, hook=False, trump_card=No
                         "monte-carlo", n, got.tried, seed, model.opponents_label(), q.player_policy, got.conditioned,
                         ess=got.ess, warning=got.warning, bid_trust=bid_trust)
         advice.close_call = close_call(scores, allowed, got.z, got.weights)
+        advice.deal_scores, advice.deal_weights = scores, got.weights
         advice.capped = got.capped
         advice.timed_out = got.timed_out
     advice.seconds = time.perf_counter() - started

@@ -44,6 +44,10 @@ EXACT_LIMIT = 20_000
 # Counting deals with voids goes through every split of the remaining cards among the seats; past
 # this many (seat, count) states the count is not worth making and the answer is sampled.
 COUNT_STATES_LIMIT = 50_000
+# ... and past this many steps (state x split) of the count itself: with many seats and voids (6 players,
+# mid-round) the states stay under the limit above while the splits between them run to tens of millions
+# (12 s for one answer); such a state is sampled.
+COUNT_STEPS_LIMIT = 200_000
 # Work budget in card plays for one call (about 0.5 s of heuristic play on the reference machine's two
 # cores), and what drawing one world costs in those units (each opponent's bid is asked once).
 MAX_WORK = 4_000_000
@@ -118,11 +122,15 @@ def _count_one(cards: int, needs: list[int], allowed: list[int]) -> int | None:
         key = tuple(bool(a >> int(c) & 1) for a in allowed)
         classes[key] = classes.get(key, 0) + 1
     states = {tuple(needs): 1}
+    steps = 0
     for key, m in classes.items():
         seats = [i for i, ok in enumerate(key) if ok]
         nxt: dict[tuple[int, ...], int] = {}
         for state, ways in states.items():
             for split in _splits(m, [state[i] for i in seats]):
+                steps += 1
+                if steps > COUNT_STEPS_LIMIT:
+                    return None
                 new = list(state)
                 for i, x in zip(seats, split, strict=True):
                     new[i] -= x
@@ -434,4 +442,5 @@ def _advice(q: PlayQuestion, model, candidates: np.ndarray, ev: Evaluation, seed
     return PlayAdvice(q.describe(), candidates, p_make, mean, low, high, tricks, ev.method, n, ev.tried,
                       seed if ev.method != "exact" else None, model.opponents_label(), q.play, ev.conditioned,
                       ess=effective_size(ev.weights, n), warning=ev.warning, bid_trust=model.bid_trust,
-                      play_trust=model.play_trust, timed_out=ev.timed_out)
+                      play_trust=model.play_trust, timed_out=ev.timed_out, deal_scores=scores,
+                      deal_weights=ev.weights)

@@ -20,7 +20,7 @@ precision.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 
 import numpy as np
@@ -48,6 +48,8 @@ class TrumpAdvice:
     policy: str
     close_call: list[str] | None = None
     seconds: float = 0.0
+    # Monte Carlo only: each suit's value (its best bid's score) on every deal (n, 4), for paired comparisons
+    deal_scores: np.ndarray | None = field(default=None, repr=False, compare=False)
 
     @property
     def best_index(self) -> int:
@@ -186,7 +188,7 @@ def _monte_carlo(qs, model, describe, hook, samples, seed, max_samples, started)
     half = Z95 * value.std(axis=0, ddof=1) / np.sqrt(n) if n > 1 else np.full(4, np.inf)
     close = _close(value, z)
     return TrumpAdvice(describe, best_bid, ev, ev - half, ev + half, "monte-carlo", n, seed, model.opponents_label(),
-                       [format_trump(s) for s in close], time.perf_counter() - started)
+                       [format_trump(s) for s in close], time.perf_counter() - started, deal_scores=value)
 
 
 def _close(value: np.ndarray, z: float) -> list[int]:

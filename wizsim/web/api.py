@@ -186,3 +186,34 @@ def answer(fields: dict) -> dict:
             raise RequestError(f"{name}: {what}")
     advice = wizsim.advise(hand, trump, seat, **kwargs)
     return {**advice.to_dict(), "p_tricks": advice.p_tricks.tolist()}
+
+
+# POST /api/review: the record's fields plus these options of ``wizsim review``.
+REVIEW_OPTIONS = ("samples", "seed", "policy", "play", "round")  # round: the CLI's --round, one or a list
+MAX_REVIEW_SAMPLES = 4_000  # a whole game at 4x the default: about a minute of one worker
+REVIEW_EXAMPLE = {
+    "players": ["Ann", "Bob", "Cleo"], "first_dealer": 0, "hook": False, "me": 1,
+    "rounds": [{"r": 1, "turn_up": "7D", "trump": "D", "bids": [0, 1, 0], "tricks": [0, 1, 0], "hand": "AD",
+                "played": "AD,2S,J"}],
+    "samples": 500, "seed": 0,
+}
+
+
+def review_answer(body: dict) -> dict:
+    """``POST /api/review``: ``body`` is a game record (docs/game-record.md) with, optionally, the options
+    ``samples``, ``seed``, ``policy``, ``play`` and ``round`` (a round number or a list) of ``wizsim review``; the answer is the
+    CLI's ``--json`` object. A bad record raises the library's ``RecordError`` (a ``ValueError``)."""
+    from wizsim.record import GameRecord, review
+
+    options = {k: body[k] for k in REVIEW_OPTIONS if k in body and body[k] is not None}
+    record = GameRecord.from_dict({k: v for k, v in body.items() if k not in REVIEW_OPTIONS})
+    samples = options.get("samples")
+    if isinstance(samples, int) and not isinstance(samples, bool) and samples >= 1:
+        check_count(samples, "samples on this server", 1, MAX_REVIEW_SAMPLES, error=RequestError)
+    for name, kind in (("samples", int), ("seed", int), ("policy", str), ("play", str)):
+        value = options.get(name)
+        if value is not None and (isinstance(value, bool) or not isinstance(value, kind)):
+            raise RequestError(f"{name} must be {EXPECTED[name]}, got {_show(value)}")
+    if "round" in options:
+        options["rounds"] = options.pop("round")
+    return review(record, **options).to_dict()

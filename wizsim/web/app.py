@@ -1,4 +1,5 @@
-"""The ASGI application: the page at ``/``, ``POST /api/advise``, ``GET /api/health``, docs at ``/docs``.
+"""The ASGI application: the page at ``/``, ``POST /api/advise``, ``POST /api/review``, ``GET /api/health``,
+docs at ``/docs``.
 
 For the people at this table only: a request whose ``Host`` header is not one the server was started
 for (``LOCAL_HOSTS``, the address it listens on, the names given with ``--allow-host``; any address
@@ -24,16 +25,25 @@ import math
 import re
 import time
 from importlib.resources import files
+from typing import Annotated
 
 import anyio
-from fastapi import FastAPI, Request
+from fastapi import Body, FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from fastapi_offline import FastAPIOffline  # /docs with Swagger's files shipped in a package, not from a CDN
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from wizsim.web.api import MAX_BODY_BYTES, AdviseRequest, RequestError, answer, validation_message
+from wizsim.web.api import (
+    MAX_BODY_BYTES,
+    REVIEW_EXAMPLE,
+    AdviseRequest,
+    RequestError,
+    answer,
+    review_answer,
+    validation_message,
+)
 
 QUEUE_WAIT_S = 15.0  # the longest a question waits for its turn
 WAITING_PER_WORKER = 4  # questions waiting per worker, beyond which a new one is turned away at once
@@ -230,7 +240,9 @@ def create_app(workers: int = 1, hosts=LOCAL_HOSTS, any_address: bool = False) -
     app = FastAPIOffline(title="wizsim", version=__version__, redoc_url=None,
                   description="The Wizard bid and play advisor of `wizsim advise`, over HTTP. A request takes the "
                               "CLI options' names as fields; the answer is the CLI's `--json` object (bid advice "
-                              "adds `p_tricks`, the distribution of tricks for each bid). Bad input: HTTP 4xx "
+                              "adds `p_tricks`, the distribution of tricks for each bid). `POST /api/review` takes a game "
+                              "record (plus `samples`, `seed`, `policy`, `play`, `round`) and answers the `--json` "
+                              "object of `wizsim review`. Bad input: HTTP 4xx "
                               "with `{\"detail\": \"one line naming the problem\"}`.")
     app.add_middleware(BoundedBody, limit=MAX_BODY_BYTES)
     app.add_middleware(AllowedHosts, hosts=hosts, any_address=any_address)  # added last: runs first
@@ -267,16 +279,29 @@ def create_app(workers: int = 1, hosts=LOCAL_HOSTS, any_address: bool = False) -
                          422: {"description": "A bad question: {\"detail\": \"one line\"}"},
                          503: {"description": "The server is busy: try again after Retry-After seconds"}})
     async def advise(req: AdviseRequest):
-        fields = req.model_dump(exclude_unset=True)
+        return await _answered(answer, req.model_dump(exclude_unset=True))
+
+    @app.post("/api/review", summary="Review a game record (the --json object of wizsim review)",
+              responses={400: {"description": "The body is not a JSON object"},
+                         413: {"description": "The body is too large"},
+                         422: {"description": "A bad record: {\"detail\": \"one line naming the entry\"}"},
+                         503: {"description": "The server is busy: try again after Retry-After seconds"}})
+    async def review(body: Annotated[dict, Body(description="A game record (docs/game-record.md) with, optionally, "
+                                                            "samples, seed, policy, play and round",
+                                                examples=[REVIEW_EXAMPLE])]):
+        return await _answered(review_answer, body)
+
+    async def _answered(call, fields):
+        """``call(fields)`` in a worker thread when the queue gives a turn; errors as one-line 4xx/503."""
         try:
             async with queue.turn():
-                result = await anyio.to_thread.run_sync(answer, fields)
+                result = await anyio.to_thread.run_sync(call, fields)
         except Busy as busy:
             return JSONResponse({"detail": str(busy)}, status_code=503,
                                 headers={"retry-after": str(busy.retry_after)})
         except RequestError as err:
             return JSONResponse({"detail": str(err)}, status_code=err.status)
-        except ValueError as err:  # the library's one-line message for a bad question
+        except ValueError as err:  # the library's one-line message for a bad question or record
             return JSONResponse({"detail": str(err)}, status_code=422)
         return JSONResponse(result)
 

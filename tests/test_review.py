@@ -1,0 +1,216 @@
+"""The review (issue 19 item 3): per-decision values are the advisors' on the same states, a player who
+follows the advisor loses nothing beyond Monte Carlo error, forced blunders are the costliest decisions
+and lost beyond their interval, and the CLI and HTTP answers are the library's."""
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+import wizsim
+from wizsim.cards import format_card, format_cards, format_trump
+from wizsim.cli import main
+from wizsim.record import GameRecord, from_games, review
+from wizsim.record.rating import DECISION_FIELDS
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLE = ROOT / "docs" / "example-game.json"
+SAMPLES = 300
+
+
+def test_output_is_the_contract_object_costliest_first():
+    rv = review(EXAMPLE, samples=SAMPLES, seed=1)
+    d = rv.to_dict()
+    assert list(d) == ["decisions", "mean_loss", "decisions_rated", "share_within_precision"]
+    assert d["decisions_rated"] == len(d["decisions"]) == 9 and rv.skipped == 0
+    assert [tuple(x) for x in d["decisions"]] == [DECISION_FIELDS] * 9
+    losses = [x["loss"] for x in d["decisions"]]
+    assert losses == sorted(losses, reverse=True)
+    assert d["mean_loss"] == pytest.approx(np.mean(losses))
+    within = [not x["loss_low"] > 0 for x in d["decisions"]]
+    assert d["share_within_precision"] == pytest.approx(np.mean(within))
+    for x in d["decisions"]:
+        assert x["loss"] == pytest.approx(x["ev_best"] - x["ev_chosen"])
+        assert x["loss_low"] <= x["loss"] <= x["loss_high"]
+        assert x["close_call"] == (x["chosen"] != x["best"] and not x["loss_low"] > 0)
+    assert {x["kind"] for x in d["decisions"]} == {"bid", "trump", "card"}
+
+
+def test_values_are_the_advisors_on_the_same_states():
+    rv = review(EXAMPLE, samples=SAMPLES, seed=4)
+    got = {(x["round"], x["kind"], str(x["chosen"])): x for x in rv.decisions}
+    # round 3: Ann deals, Bob (me) is seat 1 with QH,5C,8C, a Jester turned up
+    bid = wizsim.advise("QH,5C,8C", "none", 1, 3, bids=[], trump_card="J", samples=SAMPLES, seed=4)
+    x = got[(3, "bid", "1")]
+    assert x["best"] == bid.best_bid and x["ev_chosen"] == pytest.approx(bid.ev[1])
+    assert x["ev_best"] == pytest.approx(bid.ev[bid.best_bid])
+    # its first card: Bob leads trick 1 holding all three
+    play = wizsim.advise_play("QH,5C,8C", "none", 1, 3, bids=[1, 0, 2], played="", trump_card="J", samples=SAMPLES,
+                              seed=4)
+    x = got[(3, "card", "5C")]
+    ev = dict(zip(play.table["card"], play.table["ev"], strict=True))
+    assert x["best"] == play.best_card and x["ev_chosen"] == pytest.approx(ev["5C"])
+    # round 4: Bob deals on a turned-up Wizard and names S; Cleo and Ann bid before him
+    trump = wizsim.advise_trump("4S,AS,5H,5C", 3, 3, samples=SAMPLES, seed=4)
+    x = got[(4, "trump", "S")]
+    assert x["best"] == trump.best_suit and x["ev_chosen"] == pytest.approx(trump.ev[0])
+    bid4 = wizsim.advise("4S,AS,5H,5C", "S", 3, 3, bids=[1, 2], trump_card="W", samples=SAMPLES, seed=4)
+    assert got[(4, "bid", "2")]["ev_chosen"] == pytest.approx(bid4.ev[2])
+    # a later card: Bob's AS on trick 3 after Ann's KC, with 4S,AS left
+    play4 = wizsim.advise_play("4S,AS", "S", 3, 3, bids=[1, 2, 2], played="6H,JS,5H/AC,5C,TD/KC", trump_card="W",
+                               samples=SAMPLES, seed=4)
+    ev4 = dict(zip(play4.table["card"], play4.table["ev"], strict=True))
+    assert got[(4, "card", "AS")]["ev_chosen"] == pytest.approx(ev4["AS"])
+
+
+def test_a_bots_exported_game_matches_advise_play_per_decision():
+    batch = wizsim.simulate_games(3, 1, "heuristic", seed=9, trick_log=True)
+    rec = from_games(batch, 0, me=0)
+    rv = review(rec, samples=200, seed=2, rounds=[3, 5])
+    assert rv.decisions and {x["round"] for x in rv.decisions} == {3, 5}
+    from wizsim.record.rating import plan
+
+    tasks, _ = plan(rec, dict(samples=200, seed=2, policy=None, play=None), [3, 5])
+    assert len(tasks) == rv.decisions_rated
+    for task in tasks:
+        advice = getattr(wizsim, task.call)(*task.args, **task.kwargs)
+        x = next(d for d in rv.decisions if d["round"] == task.round and d["kind"] == task.kind
+                 and str(d["chosen"]) == str(task.chosen))
+        assert x["ev_best"] == pytest.approx(float(np.max(advice.ev[advice.allowed] if task.kind == "bid"
+                                                          else advice.ev)))
+
+
+def _follower_record(seed: int, rounds: int, samples: int, advice_seed: int) -> GameRecord:
+    """A 3-player game played at the open table where player 0 does what the advisor says (heuristic
+    opponents), recorded for rounds 1..``rounds``."""
+    game = wizsim.Game(3, seed=seed)
+    others = wizsim.player("heuristic")
+    me = 1  # player number (1-based) at the table
+    ask = dict(samples=samples, seed=advice_seed)
+    while len(game.history) < rounds:
+        rnd = game.round
+        who = game.current_player
+        obs = game.observation(who)
+        if who != me:
+            action = {"trump": others.trump, "bid": others.bid, "card": others.card}[obs.phase](obs)
+        else:
+            hand, seat, n = format_cards(obs.hand), obs.seat, obs.players
+            turn_up = format_card(obs.turn_up) if obs.turn_up >= 0 else None
+            if obs.phase == "trump":
+                action = wizsim.advise_trump(hand, seat, n, **ask).best_index
+            elif obs.phase == "bid":
+                action = wizsim.advise(hand, format_trump(obs.trump), seat, n, bids=list(obs.bids[:seat - 1]),
+                                       trump_card=turn_up, **ask).best_bid
+            else:
+                legal = list(obs.legal)
+                if len({format_card(c) for c in legal}) == 1:
+                    action = legal[0]
+                else:
+                    played = [c for _, c in obs.played]
+                    text = "/".join(format_cards(played[i:i + n]) for i in range(0, len(played), n))
+                    best = wizsim.advise_play(hand, format_trump(obs.trump), seat, n, bids=list(obs.bids),
+                                              played=text, trump_card=turn_up, **ask).best_card
+                    action = next(c for c in legal if format_card(c) == best)
+        game.apply(action)
+        del rnd
+    rows = []
+    for k, rnd in enumerate(game.history[:rounds]):
+        by_player = [game.player_at(s, k) - 1 for s in range(1, 4)]  # seat -> player index
+        bids, tricks = [0] * 3, [0] * 3
+        for s, p in enumerate(by_player):
+            bids[p], tricks[p] = rnd.bids[s], rnd.tricks[s]
+        cards = [c for _, c in rnd.played]
+        rows.append({"r": k + 1, "turn_up": format_card(rnd.turn_up) if rnd.turn_up >= 0 else None,
+                     "trump": format_trump(rnd.trump), "bids": bids, "tricks": tricks,
+                     "hand": format_cards(rnd.hands[by_player.index(me - 1)]),
+                     "played": "/".join(format_cards(cards[i:i + 3]) for i in range(0, len(cards), 3))})
+    return GameRecord.from_dict({"players": ["A", "B", "C"], "first_dealer": game.first_dealer - 1, "me": me - 1,
+                                 "rounds": rows})
+
+
+@pytest.mark.parametrize("seed", [21, 22])
+def test_a_player_following_the_advisor_loses_nothing_beyond_monte_carlo_error(seed):
+    rec = _follower_record(seed=seed, rounds=7, samples=SAMPLES, advice_seed=3)
+    same = review(rec, samples=SAMPLES, seed=3)  # the very advice it followed: nothing lost at all
+    assert same.decisions_rated >= 15 and all(x["loss"] == 0 for x in same.decisions)
+    other = review(rec, samples=SAMPLES, seed=8)  # other deals: what is left is Monte Carlo error
+    half = np.mean([(x["loss_high"] - x["loss_low"]) / 2 for x in other.decisions])
+    assert other.mean_loss <= half, other.to_dict()  # the mean loss is within the mean interval's half-width
+    assert other.mean_loss < 2 and other.share_within_precision >= 0.9, other.to_dict()
+
+
+BLUNDERS = {
+    "players": ["Ann", "Bob", "Cleo"], "first_dealer": 0, "me": 1,
+    "rounds": [
+        {"r": 1, "turn_up": "9C", "trump": "C", "bids": [0, 0, 1], "tricks": [0, 0, 1]},
+        {"r": 2, "turn_up": "4H", "trump": "H", "bids": [1, 0, 1], "tricks": [1, 0, 1]},
+        # Cleo deals, Ann leads her Wizard; Bob (bid 1) throws his only Wizard under it
+        {"r": 3, "turn_up": "7D", "trump": "D", "bids": [1, 1, 1], "tricks": [1, 0, 2], "hand": "W,2C,3H",
+         "played": "W,W,9C/KS,2C,AS/5H,4C,3H"},
+        # Ann deals; Bob holds the four Wizards and bids 0
+        {"r": 4, "turn_up": "2S", "trump": "S", "bids": [1, 0, 1], "tricks": [0, 4, 0], "hand": "W,W,W,W"},
+    ],
+}
+
+
+def test_forced_blunders_are_the_costliest_and_lost():
+    rv = review(BLUNDERS, samples=SAMPLES, seed=5)
+    top = rv.decisions[:2]
+    assert {(x["round"], x["kind"], str(x["chosen"])) for x in top} == {(4, "bid", "0"), (3, "card", "W")}
+    assert all(x["loss_low"] > 0 and not x["close_call"] for x in top)
+    four = next(x for x in top if x["round"] == 4)
+    assert four["best"] == 4 and four["loss"] == pytest.approx(100, abs=1)  # 60 for 4 made, -40 for 0 bid
+    assert rv.skipped == 2  # the bids of rounds 1 and 2: no hand entered
+    assert all(x["loss"] < top[1]["loss"] for x in rv.decisions[2:])
+
+
+def test_rounds_without_a_hand_are_skipped_and_counted():
+    d = json.loads(EXAMPLE.read_text())
+    d["rounds"][2].pop("hand")
+    d["rounds"][2].pop("played")
+    rv = review(d, samples=SAMPLES, seed=0, rounds=[2, 3])
+    assert rv.skipped == 1 and {x["round"] for x in rv.decisions} == {2}
+
+
+def test_cli_and_http_answer_the_librarys_review(tmp_path):
+    expect = review(EXAMPLE, samples=SAMPLES, seed=6).to_dict()
+    res = CliRunner().invoke(main, ["review", str(EXAMPLE), "--json", "--samples", str(SAMPLES), "--seed", "6"])
+    assert res.exit_code == 0, res.output
+    assert json.loads(res.output) == json.loads(json.dumps(expect))
+    text = CliRunner().invoke(main, ["review", str(EXAMPLE), "--samples", str(SAMPLES), "--seed", "6"])
+    assert text.exit_code == 0 and "Review of Bob's decisions: 9 decisions rated" in text.output
+    assert "Costliest first" in text.output
+    pytest.importorskip("fastapi")
+    pytest.importorskip("httpx")
+    from fastapi.testclient import TestClient
+
+    from wizsim.web.app import create_app
+
+    with TestClient(create_app(workers=1), base_url="http://127.0.0.1") as client:
+        body = {**json.loads(EXAMPLE.read_text()), "samples": SAMPLES, "seed": 6}
+        res = client.post("/api/review", json=body)
+        assert res.status_code == 200, res.text
+        assert res.json() == json.loads(json.dumps(expect))
+        one = client.post("/api/review", json={**body, "round": [4]}).json()
+        assert {x["round"] for x in one["decisions"]} == {4}
+
+
+@pytest.mark.parametrize("args, needle", [
+    (["--policy", ""], "'--policy'"),
+    (["--policy", "clever"], "unknown policy 'clever'"),
+    (["--play", "clever"], "play: unknown policy 'clever'"),
+    (["--samples", "0"], "'--samples'"),
+    (["--samples", str(10**9)], "samples must be at most 100,000,000"),
+    (["--round", "9"], "round: round numbers 1..4"),
+])
+def test_cli_junk_exits_2_with_one_line_naming_it(args, needle):
+    res = CliRunner().invoke(main, ["review", str(EXAMPLE), *args])
+    assert res.exit_code == 2, (res.output, res.exception)
+    errors = [line for line in res.output.splitlines() if line.startswith("Error:")]
+    assert len(errors) == 1 and needle in errors[0], res.output
+
+
+def test_top_level_names():
+    assert wizsim.review is review and "review" in wizsim.__all__ and "GameRecord" in wizsim.__all__

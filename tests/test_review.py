@@ -23,7 +23,7 @@ SAMPLES = 300
 def test_output_is_the_contract_object_costliest_first():
     rv = review(EXAMPLE, samples=SAMPLES, seed=1)
     d = rv.to_dict()
-    assert list(d) == ["decisions", "mean_loss", "decisions_rated", "share_within_precision"]
+    assert list(d) == ["decisions", "mean_loss", "decisions_rated", "share_within_precision", "decisions_skipped"]
     assert d["decisions_rated"] == len(d["decisions"]) == 9 and rv.skipped == 0
     assert [tuple(x) for x in d["decisions"]] == [DECISION_FIELDS] * 9
     losses = [x["loss"] for x in d["decisions"]]

@@ -22,8 +22,8 @@ the loss itself.
 
 The result (CONTRACT.md): ``{"decisions": [...], "mean_loss", "decisions_rated",
 "share_within_precision"}``, the decisions listed costliest first (highest ``loss``; ties in the order
-of play). Decisions the record lacks the information for (no hand for that round) are not rated;
-``Review.skipped`` counts them.
+of play), plus ``"decisions_skipped"``: the decisions the record lacks the information for (no hand
+for that round), not rated (``Review.skipped``).
 """
 
 from __future__ import annotations
@@ -81,7 +81,7 @@ class Review:
         """The CONTRACT.md JSON object."""
         return {"decisions": [dict(d) for d in self.decisions], "mean_loss": json_float(self.mean_loss)
                 if self.mean_loss is not None else None, "decisions_rated": self.decisions_rated,
-                "share_within_precision": self.share_within_precision}
+                "share_within_precision": self.share_within_precision, "decisions_skipped": self.skipped}
 
 
 @dataclass(frozen=True)

@@ -217,3 +217,14 @@ def review_answer(body: dict) -> dict:
     if "round" in options:
         options["rounds"] = options.pop("round")
     return review(record, **options).to_dict()
+
+
+def check_record(body) -> dict:
+    """``POST /api/record/check``: ``body`` is a game record; the answer is ``{"record": the record in
+    canonical form, "totals": the running totals after each round with tricks}``. A bad record raises
+    the library's ``RecordError`` (a ``ValueError``): one line naming the entry. The score sheet's import
+    and export ask this, so a record is checked by the same rules as ``wizsim review``."""
+    from wizsim.record import GameRecord
+
+    record = GameRecord.from_dict(body)
+    return {"record": record.to_dict(), "totals": record.totals()}

@@ -1,5 +1,5 @@
-"""The ASGI application: the page at ``/``, ``POST /api/advise``, ``POST /api/review``, ``GET /api/health``,
-docs at ``/docs``.
+"""The ASGI application: the page at ``/``, ``POST /api/advise``, ``POST /api/review``,
+``POST /api/record/check``, ``GET /api/health``, docs at ``/docs``.
 
 For the people at this table only: a request whose ``Host`` header is not one the server was started
 for (``LOCAL_HOSTS``, the address it listens on, the names given with ``--allow-host``; any address
@@ -41,6 +41,7 @@ from wizsim.web.api import (
     AdviseRequest,
     RequestError,
     answer,
+    check_record,
     review_answer,
     validation_message,
 )
@@ -242,7 +243,8 @@ def create_app(workers: int = 1, hosts=LOCAL_HOSTS, any_address: bool = False) -
                               "CLI options' names as fields; the answer is the CLI's `--json` object (bid advice "
                               "adds `p_tricks`, the distribution of tricks for each bid). `POST /api/review` takes a game "
                               "record (plus `samples`, `seed`, `policy`, `play`, `round`) and answers the `--json` "
-                              "object of `wizsim review`. Bad input: HTTP 4xx "
+                              "object of `wizsim review`. `POST /api/record/check` checks a game record (the page's score sheet "
+                              "imports and exports through it). Bad input: HTTP 4xx "
                               "with `{\"detail\": \"one line naming the problem\"}`.")
     app.add_middleware(BoundedBody, limit=MAX_BODY_BYTES)
     app.add_middleware(AllowedHosts, hosts=hosts, any_address=any_address)  # added last: runs first
@@ -290,6 +292,18 @@ def create_app(workers: int = 1, hosts=LOCAL_HOSTS, any_address: bool = False) -
                                                             "samples, seed, policy, play and round",
                                                 examples=[REVIEW_EXAMPLE])]):
         return await _answered(review_answer, body)
+
+    @app.post("/api/record/check", summary="Check a game record (the score sheet's import and export)",
+              responses={400: {"description": "The body is not a JSON object"},
+                         413: {"description": "The body is too large"},
+                         422: {"description": "A bad record: {\"detail\": \"one line naming the entry\"}"}})
+    async def record_check(body: Annotated[dict, Body(description="A game record (docs/game-record.md)",
+                                                      examples=[{k: v for k, v in REVIEW_EXAMPLE.items()
+                                                                 if k not in ("samples", "seed")}])]):
+        try:
+            return JSONResponse(check_record(body))  # light: no queue, no worker thread
+        except ValueError as err:
+            return JSONResponse({"detail": str(err)}, status_code=422)
 
     async def _answered(call, fields):
         """``call(fields)`` in a worker thread when the queue gives a turn; errors as one-line 4xx/503."""

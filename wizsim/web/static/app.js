@@ -175,8 +175,8 @@ function arrowKeys(container) {
   });
 }
 
-function tile(tok, rankText, symText, cls, symCls) {
-  const b = button("", null, () => tapCard(tok), cls);
+function tile(tok, rankText, symText, cls, symCls, onTap = tapCard) {
+  const b = button("", null, () => onTap(tok), cls);
   b.dataset.card = tok;
   const rank = document.createElement("span");
   rank.className = "rank";
@@ -200,14 +200,14 @@ function group(cls, label, tiles) {
   return g;
 }
 
-function buildDeck() {
-  const deck = $("deck");
+// The 60 tiles into ``deck`` (the advice view's, or the score sheet's with its own ``onTap``).
+function buildDeck(deck = $("deck"), onTap = tapCard) {
   for (const [s, symbol, name] of SUITS) {
     deck.append(group(`suit suit-${s}`, name, RANKS.map((r) =>
-      tile(r + s, r === "T" ? "10" : r, symbol, `tile suit-${s}`, "sym"))));
+      tile(r + s, r === "T" ? "10" : r, symbol, `tile suit-${s}`, "sym", onTap))));
   }
   deck.append(group("suit specials", "Wizards and Jesters (tap up to four times)",
-    SPECIALS.map(([tok, name]) => tile(tok, tok, name, "tile special", "sym word"))));
+    SPECIALS.map(([tok, name]) => tile(tok, tok, name, "tile special", "sym word", onTap))));
 }
 
 function renderDeck() {
@@ -264,6 +264,10 @@ function renderBids() {
       return label;
     }));
   }
+  // the score sheet may have filled the bids in: show them (not over what is being typed)
+  [...box.querySelectorAll("input")].forEach((input, i) => {
+    if (document.activeElement !== input && input.value !== state.bids[i]) input.value = state.bids[i];
+  });
 }
 
 function renderPhase() {
@@ -343,7 +347,8 @@ async function ask() {
     }
     $("error").hidden = true;
     $("empty").hidden = true;
-    if (body.phase === "play" || "best_card" in body) showPlay(body); else showBid(body);
+    if (body.phase === "trump") showTrump(body);
+    else if (body.phase === "play" || "best_card" in body) showPlay(body); else showBid(body);
     if (window.matchMedia("(max-width: 899px)").matches) $("answer").scrollIntoView({ block: "start" });
     say(`answered in ${((performance.now() - started) / 1000).toFixed(2)} s`);
   } catch (e) {
@@ -442,6 +447,7 @@ function showDistribution(answer, bid) {
 
 function showBid(a) {
   $("play-answer").hidden = true;
+  $("trump-answer").hidden = true;
   $("bid-answer").hidden = false;
   const best = a.table[a.best_bid];
   $("best-bid").textContent = String(a.best_bid);
@@ -478,8 +484,33 @@ function showBid(a) {
   showMethod(a, "per bid, the same deals for every bid");
 }
 
+// The dealer on a turned-up Wizard: each suit with its best bid's expected score.
+function showTrump(a) {
+  $("bid-answer").hidden = true;
+  $("play-answer").hidden = true;
+  $("trump-answer").hidden = false;
+  const best = a.table.find((row) => row.suit === a.best_suit);
+  const suit = SUITS.find((x) => x[0] === a.best_suit);
+  $("best-suit").textContent = suit ? `${suit[1]} ${suit[2]}` : a.best_suit;
+  $("best-suit").dataset.suit = a.best_suit;
+  $("suit-why").textContent = best ? `then bid ${best.best_bid}, expected score ${signed(best.ev)}` : "";
+  const exact = a.method === "exact";
+  $("trump-table").querySelector("tbody").replaceChildren(...a.table.map((row) => {
+    const tr = document.createElement("tr");
+    tr.dataset.suit = row.suit;
+    if (row.suit === a.best_suit) tr.classList.add("best");
+    const th = cell("th", "suit", row.suit, row.suit);
+    th.scope = "row";
+    tr.append(th, cell("td", "best_bid", row.best_bid, String(row.best_bid)), scoreCell(row, exact));
+    tr.children[1].classList.add("num");
+    return tr;
+  }));
+  showMethod(a, "per suit, the same deals for every suit");
+}
+
 function showPlay(a) {
   $("bid-answer").hidden = true;
+  $("trump-answer").hidden = true;
   $("play-answer").hidden = false;
   const best = a.table.find((row) => row.card === a.best_card);
   $("best-card").textContent = cardShown(a.best_card);
@@ -541,6 +572,7 @@ function init() {
   });
   $("ask").addEventListener("click", ask);
   render();
+  if (typeof initSheet === "function") initSheet();  // sheet.js: the score sheet and the review
   document.body.dataset.ready = "true";
 }
 

@@ -450,17 +450,21 @@ function fieldInput(kind, p) {
   const input = el("input", { id: fieldId(kind, p), type: "text", inputmode: "numeric", autocomplete: "off",
     class: "num-in", "aria-label": `${nameOf(p)}'s ${kind === "bid" ? "bid" : "tricks"}`,
     "aria-describedby": `err-${fieldId(kind, p)}` });
+  // A change (on leaving the field) commits it and keeps it the pad's field; Enter commits and goes on
+  // to the next open field.
   const commit = () => {
     const ok = kind === "bid" ? setBid(p, input.value) : setTricks(p, input.value);
-    if (ok) sheet.active = null;
     changed();
+    return ok;
   };
   input.addEventListener("change", commit);
-  input.addEventListener("focus", () => { sheet.active = { kind, p }; renderPad(); });
+  const choose = () => { sheet.active = { kind, p }; renderPad(); };
+  input.addEventListener("focus", choose);
+  input.addEventListener("click", choose);  // focused already (after Enter): a tap still chooses it
   input.addEventListener("keydown", (e) => {
     if (e.key !== "Enter") return;
     e.preventDefault();
-    commit();
+    if (commit()) sheet.active = null;
     const next = padTarget();
     if (next) $(fieldId(next.kind, next.p)).focus();
   });
@@ -889,7 +893,18 @@ function initSheet() {
   $("ng-hook").addEventListener("change", (e) => { sheet.newGame.hook = e.target.checked; });
   $("ng-start").addEventListener("click", startGame);
   $("ng-cancel").addEventListener("click", () => { sheet.editing = false; renderSheet(); });
-  $("new-game-btn").addEventListener("click", () => { sheet.editing = true; renderSheet(); $("ng-players").querySelector("button").focus(); });
+  $("new-game-btn").addEventListener("click", () => {
+    const g = sheet.game;
+    if (g) {  // the same table again, by default
+      const names = [...g.players, "", "", "", "", "", ""].slice(0, 6);
+      sheet.newGame = { players: g.players.length, names, dealer: (g.first_dealer + g.rounds.length) % g.players.length,
+        me: g.me === null ? -1 : g.me, hook: g.hook };
+      $("ng-names").replaceChildren();
+    }
+    sheet.editing = true;
+    renderSheet();
+    $("ng-players").querySelector("button").focus();
+  });
   $("turnup-in").addEventListener("change", (e) => { setTurnup(e.target.value); changed(); });
   $("hand-in").addEventListener("change", (e) => { setCards("hand", e.target.value); changed(); });
   $("played-in").addEventListener("change", (e) => { setCards("played", e.target.value); changed(); });

@@ -8,6 +8,7 @@ import os
 import re
 import sys
 from importlib.resources import files
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -359,3 +360,27 @@ def test_the_warm_up_asks_every_kind_of_question():
 
     kinds = {(a.get("phase"), a["method"]) for a in (answer(dict(q)) for q in WARM_QUESTIONS)}
     assert kinds == {("bid", "exact"), ("bid", "monte-carlo"), ("play", "exact"), ("play", "monte-carlo")}
+
+
+def test_record_check_answers_the_canonical_record_and_totals(client):
+    """POST /api/record/check (the score sheet's import and export): the record in wizsim's canonical
+    form and the running totals; a bad record is a 422 with the validator's one line naming the entry."""
+    from wizsim.record import GameRecord
+
+    example = GameRecord.load(Path(__file__).resolve().parents[1] / "docs" / "example-game.json")
+    body = example.to_dict()
+    body["rounds"][1]["played"] = body["rounds"][1]["played"].lower()
+    res = client.post("/api/record/check", json=body)
+    assert res.status_code == 200, res.text
+    assert res.json() == {"record": example.to_dict(), "totals": example.totals()}
+    bad = example.to_dict()
+    bad["rounds"][3]["bids"][2] = 5
+    res = client.post("/api/record/check", json=bad)
+    assert res.status_code == 422
+    assert res.json() == {"detail": "rounds[3].bids: Cleo's bid 5 is above the hand size 4"}
+    bad = example.to_dict()
+    bad["rounds"][0]["score"] = 1
+    res = client.post("/api/record/check", json=bad)
+    assert res.status_code == 422 and res.json()["detail"].startswith("rounds[0]: unknown field 'score'")
+    res = client.post("/api/record/check", content=b"[1]", headers={"content-type": "application/json"})
+    assert res.status_code in (400, 422) and "detail" in res.json()

@@ -1,11 +1,16 @@
-"""Screenshots of the ``wizsim serve`` page with the README example asked and answered, on a phone
-(390 px wide) and a laptop (1280 px): ``docs/img/serve-390.png`` and ``docs/img/serve-1280.png``.
+"""Screenshots of the ``wizsim serve`` page: the README example asked and answered, on a phone (390 px
+wide) and a laptop (1280 px): ``docs/img/serve-390.png`` and ``docs/img/serve-1280.png``; the score
+sheet of a game in progress and its review at 1280 px: ``docs/img/sheet-1280.png`` and
+``docs/img/review-1280.png``.
 
     python scripts/screenshot_page.py [--out docs/img]
 
 Starts a real server on a free local port and Debian's headless Chromium (``chromium``,
 ``chromium-driver``), taps the hand W, AS, 3H with spades trump in seat 2, asks with seed 7, and
-saves the whole page (its full height) at each width.
+saves the whole page (its full height) at each width. For the score sheet it imports the first
+SHEET_ROUNDS rounds of a simulated 4-player game (``simulate_games``, seed 7, Ann's hands and every
+card played, exported with ``from_games``) through the page's Import, shows the round in play, then
+reviews the game on the page (REVIEW_SAMPLES deals per decision, seed 0).
 """
 
 from __future__ import annotations
@@ -17,6 +22,62 @@ from wizsim.web.harness import ask_and_wait, chromium, open_page, served, tap_qu
 
 WIDTHS = (390, 1280)
 EXAMPLE = dict(hand=["W", "AS", "3H"], trump="S", seat=2, seed=7)
+SHEET_ROUNDS = 9
+REVIEW_SAMPLES = 300
+NAMES = ["Ann", "Bob", "Cleo", "Dan"]
+
+
+def whole_page(driver, width: int, path: Path) -> None:
+    """Save the whole page (its full height) at ``width``."""
+    driver.execute_script("window.scrollTo(0, 0)")
+    height = driver.execute_script("return document.documentElement.scrollHeight")
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                           {"width": width, "height": int(height), "deviceScaleFactor": 1, "mobile": width < 600})
+    path.write_bytes(driver.get_screenshot_as_png())
+    print(f"wrote {path} ({width} x {height} px)")
+
+
+def sample_game() -> str:
+    """A 4-player game of rounds 1..SHEET_ROUNDS, the last one in play (bids in, no tricks yet)."""
+    import json
+
+    import wizsim
+    from wizsim.record import from_games
+
+    record = from_games(wizsim.simulate_games(4, 1, "heuristic", seed=7, trick_log=True), 0, names=NAMES, me=0)
+    obj = record.to_dict()
+    obj["rounds"] = obj["rounds"][:SHEET_ROUNDS]
+    last = obj["rounds"][-1]
+    last["tricks"] = None
+    last.pop("played", None)
+    return json.dumps(obj)
+
+
+def sheet_pictures(url: str, out: Path, width: int = 1280) -> None:
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    from wizsim.web.harness import tap
+
+    driver = chromium(width, 900)
+    try:
+        open_page(driver, url)
+        tap(driver, "#tab-sheet")
+        tap(driver, "#ng-start")  # a game to import over
+        driver.execute_script("document.getElementById('record-text').value = arguments[0]", sample_game())
+        tap(driver, "#import-btn")
+        WebDriverWait(driver, 30).until(lambda d: "Imported" in d.find_element("id", "io-status").text)
+        driver.execute_script("document.getElementById('record-text').value = ''")
+        whole_page(driver, width, out / f"sheet-{width}.png")
+        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                               {"width": width, "height": 900, "deviceScaleFactor": 1, "mobile": False})
+        tap(driver, "#tab-review")
+        for key, value in (("samples", REVIEW_SAMPLES), ("seed", 0)):
+            driver.find_element("id", f"review-{key}").send_keys(str(value))
+        tap(driver, "#review-game")
+        WebDriverWait(driver, 300).until(lambda d: "reviewed" in d.find_element("id", "review-status").text)
+        whole_page(driver, width, out / f"review-{width}.png")
+    finally:
+        driver.quit()
 
 
 def main() -> None:
@@ -32,16 +93,10 @@ def main() -> None:
                 open_page(driver, url)
                 tap_question(driver, **EXAMPLE)
                 ask_and_wait(driver)
-                driver.execute_script("window.scrollTo(0, 0)")
-                height = driver.execute_script("return document.documentElement.scrollHeight")
-                driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                                       {"width": width, "height": int(height), "deviceScaleFactor": 1,
-                                        "mobile": width < 600})
-                path = out / f"serve-{width}.png"
-                path.write_bytes(driver.get_screenshot_as_png())
-                print(f"wrote {path} ({width} x {height} px)")
+                whole_page(driver, width, out / f"serve-{width}.png")
             finally:
                 driver.quit()
+        sheet_pictures(url, out)
 
 
 if __name__ == "__main__":

@@ -14,10 +14,12 @@ from wizsim.sim.summary import summarize
 
 
 def timed(fn, *args, **kw) -> float:
+    """The CPU seconds of one run on one thread: what the run takes on a quiet machine, whatever the
+    neighbours' load (wall clock on a shared machine ran 2-5x slower at load 9 on two cores)."""
     fn(*args, **kw)  # warm-up: compile or load the kernels, out of the timing
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     fn(*args, **kw)
-    return time.perf_counter() - t0
+    return time.process_time() - t0
 
 
 @pytest.mark.parametrize("policy, r, n", [("random", 5, 1_000_000), ("random", 15, 500_000), ("heuristic", 15, 100_000)])

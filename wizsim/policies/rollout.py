@@ -76,7 +76,8 @@ def play_tricks(choose, ctx, players, turn_up, trump, live, bids, tricks, seat_p
                 leader, played, end, want_log, log_cards, log_leader, log_winner):
     """The one trick loop: play on from the given state (``n`` cards of the current trick down, led by
     ``leader``; ``played`` the mask of every card played this round) until ``end`` cards of the round
-    are down (the round's last card, or a point in the middle of it), the arrays advanced in place.
+    are down (the round's last card, or a point in the middle of it), the arrays advanced in place. A
+    trick complete at the start or at ``end`` goes to its winner.
 
     Each card is ``choose(ctx, seat, players, hand, legal, turn_up, trump, bids, tricks, seat_played,
     played, trick_cards, n_in_trick, led, win_pos, voids)``: ``choose`` is a kernel and ``ctx`` the
@@ -89,7 +90,7 @@ def play_tricks(choose, ctx, players, turn_up, trump, live, bids, tricks, seat_p
     arrays when not want_log)."""
     led, best, win_pos = trick_status(trick_cards, n, trump)
     k = popcount(played)
-    while k < end:
+    while True:
         stop = min(players, n + end - k)
         for i in range(n, stop):
             s = leader + i
@@ -105,13 +106,15 @@ def play_tricks(choose, ctx, players, turn_up, trump, live, bids, tricks, seat_p
             if want_log:
                 log_cards[k] = card
             k += 1
-        if stop < players:
+        if stop < players:  # ``end`` falls inside this trick
             return
         winner = close_trick(players, leader, win_pos, tricks)
         if want_log:
             t = k // players - 1
             log_leader[t] = leader
             log_winner[t] = winner
+        if k >= end:
+            return
         leader = winner
         n = 0
         led = LED_NONE

@@ -24,7 +24,7 @@ import numpy as np
 from wizsim._jit import inline_kernel, kernel
 from wizsim.bits import ZERO, lowest_bit
 from wizsim.cards import N_CARDS
-from wizsim.deal.kernels import deal_round, draw_below_mask
+from wizsim.deal.kernels import DEAL_STREAM, PLAY_STREAM, deal_round, draw_below_mask, stream_key
 from wizsim.policies.dispatch import (
     RANDOM,
     any_search,
@@ -145,6 +145,22 @@ def _play_round(pick_trump, pick_bid, pick_card, players, r, hook, seat_slot, sl
     for s in range(players):
         scores_out[s] = score_round(bids_out[s], tricks_out[s])
     return turn_up, trump, True
+
+
+@kernel
+def round_scratch(players):
+    """``play_round``'s scratch (deal and play streams, live hands, the trick, voids), allocated once
+    for a block of rounds."""
+    return (np.empty(1, np.uint64), np.empty(1, np.uint64), np.empty(players, np.uint64), np.empty(players, np.int8),
+            np.empty(players, np.int8))
+
+
+@inline_kernel
+def key_streams(seed, index, deal_rng, play_rng):
+    """Start the deal and play streams of round ``index`` of the run ``seed``: a round depends on these
+    two numbers only."""
+    deal_rng[0] = stream_key(seed, index, DEAL_STREAM)
+    play_rng[0] = stream_key(seed, index, PLAY_STREAM)
 
 
 @kernel

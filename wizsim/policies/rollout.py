@@ -1,4 +1,4 @@
-"""Tricks from any point of a round: the bookkeeping every trick loop shares, and the heuristic play-out.
+"""Tricks from any point of a round: the one trick loop, its bookkeeping, and the heuristic play-out.
 
 A round in progress is held in a few arrays (0-based seats, index 0 = seat 1):
 
@@ -11,11 +11,13 @@ A round in progress is held in a few arrays (0-based seats, index 0 = seat 1):
 plus the scalars the trick's winner so far needs: the led code, the best strength and its position.
 ``trick_status`` rebuilds those from the trick's cards, so a loop can start in the middle of a trick.
 
-``play_card`` and ``close_trick`` are the one copy of what playing a card does to that state (the round
-kernel's policy loop, the search policy's play-outs and play advice's evaluator all call them), and
-``heuristic_tricks`` plays the rest of a round with the heuristic in every seat: the search policy's
-rollout. It calls the heuristic directly rather than through ``dispatch`` so that the search policy
-(which ``dispatch`` reaches) can run it without the kernels calling themselves.
+``play_tricks`` is the one trick loop: the round kernel's (every table but one of random players only),
+play advice's evaluator (``sim.tricks``), the search policy's play-outs and the opponents' model's
+replay of the cards seen all run it, each with its own way of choosing a card. ``play_card`` and
+``close_trick`` are the one copy of what playing a card does to that state (the open table calls them
+too). ``heuristic_tricks`` plays the rest of a round with the heuristic in every seat: the search
+policy's rollout. It chooses through the heuristic directly rather than through ``dispatch`` so that
+the search policy (which ``dispatch`` reaches) can run it without the kernels calling themselves.
 """
 
 from __future__ import annotations

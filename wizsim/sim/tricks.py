@@ -1,10 +1,9 @@
 """The tricks of a round from any point of it, each card chosen by its seat's policy.
 
-``resume_tricks`` is the round kernel's trick loop (``round.play_round`` starts it at the first card)
-and play advice's evaluator (``sim.evaluation`` starts it in the middle of a round, from a world). It
-runs ``rollout.play_tricks``, the one trick loop (the search policy's play-outs and the opponents' model
-run it too), choosing each card through ``dispatch.seat_card``, or ``dispatch.seat_card_light`` when
-no seat plays the search policy.
+``resume_tricks`` is play advice's evaluator (``sim.evaluation`` starts it in the middle of a round, from
+a world). It runs ``rollout.play_tricks``, the one trick loop (the round kernel, the search policy's
+play-outs and the opponents' model run it too), choosing each card through ``dispatch.seat_card``, or
+``dispatch.seat_card_light`` when no seat plays the search policy, as ``round.play_round`` does.
 """
 
 from __future__ import annotations

@@ -14,7 +14,11 @@ Seats are 0-based here: index 0 is seat 1 (bids first, leads trick one), index p
 
 Speed: a table of random policies (the common case, and the benchmark) plays its tricks in a lean
 loop of its own (``_random_tricks``) that draws exactly what the general loop draws, so results do
-not depend on which loop ran (tests/test_round_paths.py pins this).
+not depend on which loop ran (tests/test_round_paths.py pins this). Every other table plays through
+``rollout.play_tricks``. The round is compiled twice (``_play_round``): with the search policy's
+deciders for a table with a search seat, and with the ``_light`` deciders of ``policies.dispatch``
+for every other table, whose loops then carry none of the search policy's code (with it, the
+heuristic's rounds ran at two thirds of their speed).
 """
 
 from __future__ import annotations

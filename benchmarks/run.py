@@ -24,7 +24,8 @@ when REV's ``pyproject.toml`` lists other ones). Every figure is the ``card_play
 games, the search policy at r = 5 on a few rounds; a figure REV's CLI refuses is skipped): both sides
 are warmed up first (compile, then cache), then timed in alternation, REV then HEAD, ``--runs`` times
 each; the table gives each side's median and the ratio HEAD / REV (above 1: this checkout is faster),
-and the JSON (``results/against-REV.json``) every run, the paired ratios and each process's wall time.
+the median of the ratios of the pairs of runs (robust to a change of the machine's load during the
+run) and the ratio of the medians, and the JSON (``results/against-REV.json``) every run, the paired ratios and each process's wall time.
 ``--clock cpu`` times the same simulation by the process's CPU time instead of wall time (one thread:
 on a shared machine, less disturbed by the other processes), saved to ``against-REV-cpu.json``.
 
@@ -431,14 +432,17 @@ def against(rev: str, runs: int, log, clock: str = "wall") -> dict:
             subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(tree)], capture_output=True)
             subprocess.run(["git", "-C", str(ROOT), "worktree", "prune"], capture_output=True)
     log("")
-    log(f"{'figure':<16} {rev + ' (plays/s)':>22} {'HEAD (plays/s)':>16} {'ratio':>6} {'process s':>13}")
+    log(f"{'figure':<16} {rev + ' (plays/s)':>22} {'HEAD (plays/s)':>16} {'ratio':>6} {'of medians':>10} "
+        f"{'process s':>13}")
     for f in res["figures"]:
-        log(f"{f['figure']:<16} {f['rev']['median']:>22,.0f} {f['head']['median']:>16,.0f} {f['ratio']:>6.2f} "
+        log(f"{f['figure']:<16} {f['rev']['median']:>22,.0f} {f['head']['median']:>16,.0f} "
+            f"{f['paired_ratio_median']:>6.2f} {f['ratio']:>10.2f} "
             f"{f['rev']['median_wall_s']:>6.2f}/{f['head']['median_wall_s']:<6.2f}")
     for f in res["skipped"]:
         log(f"{f['figure']:<16} skipped: {f['reason']}")
-    log("ratio = HEAD / REV of the medians (above 1: HEAD is faster); process s = each side's median wall "
-        "seconds a run (start-up and output included)")
+    log("ratio = HEAD / REV, the median over the pairs of runs (each HEAD run against the REV run just "
+        "before it: a drift in the machine's load falls on both); of medians = HEAD median / REV median; "
+        "above 1: HEAD is faster. process s = each side's median wall seconds a run (start-up included)")
     return res
 
 
@@ -466,7 +470,8 @@ def _against_figure(name, args, sides, runs, log, clock) -> dict:
                     "median_wall_s": statistics.median(walls)}
     row["ratio"] = row["head"]["median"] / row["rev"]["median"]
     row["paired_ratio_median"] = statistics.median(h / r for h, r in zip(head[0], rev[0], strict=True))
-    log(f"{name}: {row['rev']['median']:,.0f} vs {row['head']['median']:,.0f} plays/s, ratio {row['ratio']:.2f}")
+    log(f"{name}: {row['rev']['median']:,.0f} vs {row['head']['median']:,.0f} plays/s, ratio "
+        f"{row['paired_ratio_median']:.2f} (of medians {row['ratio']:.2f})")
     return row
 
 

@@ -14,6 +14,11 @@ from wizsim.sim.driver import simulate_games, simulate_rounds
 from wizsim.sim.plan import make_plan
 from wizsim.stats import json_safe
 
+# Games simulated a call when only summarised: a chunk of the plan (GAME_CHUNK, 65,536 games) in calls
+# of this size keeps each call's result arrays (about 5 MB) in the processor's cache while they are
+# summed, about 10% faster at 4 players with random policies.
+SUMMARY_GAMES = 1 << 14
+
 
 @dataclass
 class Summary:
@@ -113,13 +118,17 @@ def summarize(players: int, *, r: int | None = None, rounds: int | None = None, 
         wins = np.zeros(players)
         has_turn_up = np.arange(R) < R - 1
         for c in plan.chunks():
-            g = simulate_games(players, c.size, names, hook=hook, seed=seed, first_game=c.start, threads=threads)
-            eligible = np.broadcast_to(has_turn_up, (c.size, R)).reshape(-1)
-            sums.add(g.bids.reshape(-1, players), g.tricks.reshape(-1, players), g.scores.reshape(-1, players),
-                     g.trump.reshape(-1), eligible)
-            total += g.final.sum(axis=0)
-            w = g.winners
-            wins += (w / w.sum(axis=1, keepdims=True)).sum(axis=0)  # a tie shares the win
+            shares = np.empty((c.size, players))  # each game's share of the win (a tie shares it)
+            for lo in range(0, c.size, SUMMARY_GAMES):
+                m = min(SUMMARY_GAMES, c.size - lo)
+                g = simulate_games(players, m, names, hook=hook, seed=seed, first_game=c.start + lo, threads=threads)
+                eligible = np.broadcast_to(has_turn_up, (m, R)).reshape(-1)
+                sums.add(g.bids.reshape(-1, players), g.tricks.reshape(-1, players), g.scores.reshape(-1, players),
+                         g.trump.reshape(-1), eligible)
+                total += g.final.sum(axis=0)
+                w = g.winners
+                shares[lo:lo + m] = w / w.sum(axis=1, keepdims=True)
+            wins += shares.sum(axis=0)  # one sum a chunk: the same additions whatever SUMMARY_GAMES is
             if progress:
                 progress(c.size)
         summary.mean_total_by_player = (total / plan.games).tolist()

@@ -246,6 +246,23 @@ SEED = click.IntRange(0, MAX_SEED)
 COUNT = click.IntRange(min=1)
 
 
+
+def engine_options(engine_help: str):
+    """--engine, --scheduler and --workers: where a batch command runs its chunks."""
+    options = [
+        click.option("--engine", type=click.Choice(ENGINES), default=ENGINES[0], show_default=True, help=engine_help),
+        click.option("--scheduler", default=None, help="With --engine dask: the scheduler address (tcp://host:8786)."),
+        click.option("--workers", type=COUNT, default=None,
+                     help="With --engine dask: start a local cluster of N workers."),
+    ]
+
+    def apply(fn):
+        for option in reversed(options):
+            fn = option(fn)
+        return fn
+
+    return apply
+
 @main.command(epilog=epilog("wizsim simulate --players 4 --round 15 --rounds 1000000 --seed 7 --policy heuristic"))
 @click.option("--players", type=PLAYERS, default=DEFAULT_PLAYERS, show_default=True, help="Players at the table.")
 @click.option("--round", "round_size", type=int, default=None,
@@ -263,10 +280,7 @@ COUNT = click.IntRange(min=1)
 @click.option("--chunk-size", type=COUNT, default=None, show_default=f"{ROUND_CHUNK} rounds, {GAME_CHUNK} games",
               help="With --out: rounds (games with --games) per file.")
 @click.option("--overwrite", is_flag=True, help="With --out: replace a different run's data in the folder.")
-@click.option("--engine", type=click.Choice(ENGINES), default=ENGINES[0], show_default=True,
-              help="With --out: run the chunks here or on a Dask cluster.")
-@click.option("--scheduler", default=None, help="With --engine dask: the scheduler address (tcp://host:8786).")
-@click.option("--workers", type=COUNT, default=None, help="With --engine dask: start a local cluster of N workers.")
+@engine_options("With --out: run the chunks here or on a Dask cluster.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as one JSON object.")
 @bad_input_is_usage_error
 def simulate(players, round_size, rounds, games, policy, policies, hook, seed, threads, out, trick_log, chunk_size,
@@ -417,10 +431,7 @@ def advise(hand, trump, seat, players, bids, played, hook, trump_card, samples, 
 @click.option("--seed", type=SEED, default=DEFAULT_SEED, show_default=True, help="Run seed.")
 @click.option("--hook", is_flag=True, help="Hook variant: the bids may not add up to the round size.")
 @click.option("--threads", type=COUNT, default=None, show_default="all cores", help="Threads.")
-@click.option("--engine", type=click.Choice(ENGINES), default=ENGINES[0], show_default=True,
-              help="Play the chunks of deals here or on a Dask cluster (the same result).")
-@click.option("--scheduler", default=None, help="With --engine dask: the scheduler address (tcp://host:8786).")
-@click.option("--workers", type=COUNT, default=None, help="With --engine dask: start a local cluster of N workers.")
+@engine_options("Play the chunks of deals here or on a Dask cluster (the same result).")
 @click.option("--json", "as_json", is_flag=True, help="Print the results as one JSON object.")
 @bad_input_is_usage_error
 def tournament(players, policies, games, seed, hook, threads, engine, scheduler, workers, as_json):

@@ -16,8 +16,23 @@ from wizsim.stats import json_float
 TABLE_COLUMNS = ("bid", "allowed", "p_exact", "ev", "ev_low", "ev_high", "expected_tricks")
 
 
+@dataclass(kw_only=True)
+class Weighed:
+    """What bid and play advice share about their weighed deals (keyword fields, after each answer's own)."""
+
+    ess: float | None = None  # effective sample size of the weighted deals (None: ``samples``)
+    warning: str | None = None  # what was heard or seen is unlikely under the opponents' model (one line)
+    bid_trust: float = 1.0
+    timed_out: bool = False  # default precision stopped by the wall clock, not the work budget
+    # Monte Carlo only: the score of every choice (bid or card) on every kept deal (n, choices) and the
+    # deals' weights (None: all 1), for paired comparisons of two choices on the same deals (the review's
+    # loss interval)
+    deal_scores: np.ndarray | None = field(default=None, repr=False, compare=False)
+    deal_weights: np.ndarray | None = field(default=None, repr=False, compare=False)
+
+
 @dataclass
-class Advice:
+class Advice(Weighed):
     """The answer to one question (CONTRACT.md).
 
     best_bid: the allowed bid with the highest expected score. p_tricks: (r+1, r+1), row b the
@@ -47,14 +62,6 @@ class Advice:
     # included; [] when the best stands apart); None for exact answers, which have no sampling error.
     close_call: list[int] | None = None
     capped: bool = False  # stopped by the work budget before the best bid was clear
-    ess: float | None = None  # effective sample size of the weighted deals (None: ``samples``)
-    warning: str | None = None  # what was heard is unlikely under the opponents' model (one line)
-    bid_trust: float = 1.0
-    timed_out: bool = False  # default precision stopped by the wall clock, not the work budget
-    # Monte Carlo only: the score of every bid on every kept deal (n, r+1) and the deals' weights (None: all
-    # 1), for paired comparisons of two bids on the same deals (the review's loss interval)
-    deal_scores: np.ndarray | None = field(default=None, repr=False, compare=False)
-    deal_weights: np.ndarray | None = field(default=None, repr=False, compare=False)
 
     @property
     def r(self) -> int:
@@ -99,7 +106,7 @@ PLAY_COLUMNS = ("card", "p_make", "ev", "ev_low", "ev_high", "expected_tricks")
 
 
 @dataclass
-class PlayAdvice:
+class PlayAdvice(Weighed):
     """The answer to one play-phase question (CONTRACT.md, "Play advice").
 
     cards: the legal cards, ascending ids; for each, p_make (the chance of ending the round with exactly
@@ -125,15 +132,7 @@ class PlayAdvice:
     play: str  # the policy playing the player's own later cards
     conditioned: bool  # the opponents' bids (or cards) were weighed
     seconds: float = 0.0
-    ess: float | None = None  # effective sample size of the weighted worlds (None: ``samples``)
-    warning: str | None = None  # what was seen is unlikely under the opponents' model (one line)
-    bid_trust: float = 1.0
     play_trust: float = 0.0
-    timed_out: bool = False  # default precision stopped by the wall clock, not the work budget
-    # the score of every card on every world (n, k) and the worlds' weights (None: all 1), for paired
-    # comparisons of two cards on the same worlds (the review's loss interval)
-    deal_scores: np.ndarray | None = field(default=None, repr=False, compare=False)
-    deal_weights: np.ndarray | None = field(default=None, repr=False, compare=False)
 
     @property
     def best_index(self) -> int:

@@ -71,16 +71,7 @@ from wizsim.envs.encoding import (
 )
 from wizsim.policies.dispatch import choose_bid, choose_card, choose_trump
 from wizsim.policies.registry import check_policy, make_slots
-from wizsim.rules.kernels import (
-    DEALER_NAMES,
-    LED_NONE,
-    STRENGTH,
-    forbidden_bid,
-    legal_mask,
-    next_led,
-    score_round,
-    trump_of_turn_up,
-)
+from wizsim.rules import kernels as rules  # the rules the round kernel plays by
 
 # The random legal actions of ``sample_actions`` draw from stream 5 of (seed, row): not a round's
 # stream (deal.kernels numbers those 0..4), so sampling never shifts a deal or an opponent's draw.
@@ -98,8 +89,8 @@ NO_OPPONENT = -1  # opp_kind when every seat is the learner's
 # Every kernel below takes the whole (n, ...) state and a row index ``i``: a view such as ``live[i]`` costs
 # an atomic reference count where it is made and dropped, which was four fifths of a step's time. So the
 # card bookkeeping of ``policies.rollout.play_card``/``close_trick`` (which take per-row arrays) is
-# spelled out here on the 2-D state, deciding by the same rules kernels (``legal_mask``, ``next_led``,
-# ``STRENGTH``, ``score_round``); the twin tests pin it to ``wizsim.Round``, which calls ``play_card``.
+# spelled out here on the 2-D state, deciding by the same rules kernels (``rules.legal_mask``, ``rules.next_led``,
+# ``rules.STRENGTH``, ``rules.score_round``); the twin tests pin it to ``wizsim.Round``, which calls ``play_card``.
 # Opponents' decisions and the deal, far dearer than a view, take views.
 
 
@@ -125,11 +116,11 @@ def is_legal(players, r, hook, scal, live, i, action):
         return TRUMP_ACTION <= action < TRUMP_ACTION + 4
     if ph == PH_BID:
         b = action - BID_ACTION
-        return 0 <= b <= r and b != forbidden_bid(hook, scal[i, S_NBIDS], players, r, scal[i, S_TOTAL])
+        return 0 <= b <= r and b != rules.forbidden_bid(hook, scal[i, S_NBIDS], players, r, scal[i, S_TOTAL])
     if ph == PH_CARD:
         if action < 0 or action >= N_CARDS:
             return False
-        legal = legal_mask(live[i, current_seat(players, scal, i)], scal[i, S_LED])
+        legal = rules.legal_mask(live[i, current_seat(players, scal, i)], scal[i, S_LED])
         return (legal >> np.uint64(action)) & np.uint64(1) != ZERO
     return False
 
@@ -158,8 +149,8 @@ def apply_action(players, r, scal, live, seat_played, voids, trick_cards, bids, 
         trick_cards[i, n] = action
         if led >= 0 and action < N_SUITED and action // N_RANKS != led:
             voids[i, s] |= 1 << led
-        led = next_led(led, action)
-        strength = STRENGTH[scal[i, S_TRUMP] + 1, led + 2, action]
+        led = rules.next_led(led, action)
+        strength = rules.STRENGTH[scal[i, S_TRUMP] + 1, led + 2, action]
         if strength > scal[i, S_BEST]:
             scal[i, S_BEST] = strength
             scal[i, S_WIN] = n
@@ -172,7 +163,7 @@ def apply_action(players, r, scal, live, seat_played, voids, trick_cards, bids, 
             tricks[i, w] += 1
             scal[i, S_LEADER] = w
             n = 0
-            scal[i, S_LED] = LED_NONE
+            scal[i, S_LED] = rules.LED_NONE
             scal[i, S_BEST] = -1
             scal[i, S_WIN] = -1
             if scal[i, S_CARDS] == players * r:
@@ -193,14 +184,14 @@ def opponent_action(players, r, hook, kind, params, table, scal, live, seat_play
     if ph == PH_TRUMP:
         return TRUMP_ACTION + choose_trump(kind, params, table, players, r, hook, hand, scal[i, S_TURN_UP], rng)
     if ph == PH_BID:
-        forbidden = forbidden_bid(hook, s, players, r, scal[i, S_TOTAL])
+        forbidden = rules.forbidden_bid(hook, s, players, r, scal[i, S_TOTAL])
         return BID_ACTION + choose_bid(kind, params, table, s, players, r, hook, hand, scal[i, S_TURN_UP], trump,
                                        bids[i], forbidden, rng)
     played = ZERO
     for k in range(players):
         played |= seat_played[i, k]
     led = scal[i, S_LED]
-    legal = legal_mask(hand, led)
+    legal = rules.legal_mask(hand, led)
     return choose_card(kind, params, table, s, players, r, hook, hand, legal, scal[i, S_TURN_UP], trump, bids[i],
                        tricks[i], seat_played[i], played, trick_cards[i], scal[i, S_N], led, scal[i, S_WIN], voids[i],
                        rng)
@@ -221,11 +212,11 @@ def reset_row(seed, index, players, r, fixed_seat, scal, dealt, live, seat_playe
         trick_cards[i, s] = -1
         bids[i, s] = -1
         tricks[i, s] = 0
-    t = trump_of_turn_up(tu)
-    scal[i, S_PHASE] = PH_TRUMP if t == DEALER_NAMES else PH_BID
+    t = rules.trump_of_turn_up(tu)
+    scal[i, S_PHASE] = PH_TRUMP if t == rules.DEALER_NAMES else PH_BID
     scal[i, S_N] = 0
     scal[i, S_LEADER] = 0
-    scal[i, S_LED] = LED_NONE
+    scal[i, S_LED] = rules.LED_NONE
     scal[i, S_BEST] = -1
     scal[i, S_WIN] = -1
     scal[i, S_TURN_UP] = tu
@@ -276,7 +267,7 @@ def encode_row(players, r, hook, me, scal, live, seat_played, voids, trick_cards
     tu = scal[i, S_TURN_UP]
     out[i, TURN_UP_NONE if tu < 0 else TURN_UP + tu] = 1
     t = scal[i, S_TRUMP]
-    out[i, TRUMP + (t if 0 <= t < 4 else 4 if t == -1 else 5)] = 1  # -1: no trump; DEALER_NAMES: not named yet
+    out[i, TRUMP + (t if 0 <= t < 4 else 4 if t == -1 else 5)] = 1  # -1: no trump; rules.DEALER_NAMES: not named yet
     out[i, ROUND] = r
     out[i, PLAYERS + players - 3] = 1
     out[i, HOOK] = 1 if hook else 0
@@ -297,12 +288,12 @@ def mask_row(players, r, hook, scal, live, out, i):
         for k in range(4):
             out[i, TRUMP_ACTION + k] = 1
     elif ph == PH_BID:
-        forbidden = forbidden_bid(hook, scal[i, S_NBIDS], players, r, scal[i, S_TOTAL])
+        forbidden = rules.forbidden_bid(hook, scal[i, S_NBIDS], players, r, scal[i, S_TOTAL])
         for b in range(r + 1):
             if b != forbidden:
                 out[i, BID_ACTION + b] = 1
     elif ph == PH_CARD:
-        legal = legal_mask(live[i, current_seat(players, scal, i)], scal[i, S_LED])
+        legal = rules.legal_mask(live[i, current_seat(players, scal, i)], scal[i, S_LED])
         while legal != ZERO:
             out[i, lowest_bit(legal)] = 1
             legal &= legal - np.uint64(1)
@@ -366,7 +357,7 @@ def step_kernel(seed, actions, players, r, hook, auto_reset, scal, dealt, live, 
         if scal[i, S_PHASE] == PH_OVER:
             dones[i] = True
             for s in range(players):
-                rewards[i, s] = score_round(bids[i, s], tricks[i, s])
+                rewards[i, s] = rules.score_round(bids[i, s], tricks[i, s])
             if auto_reset:
                 scal[i, S_EP] += 1
                 reset_row(seed, scal[i, S_EP] * n + i, players, r, -1, scal, dealt, live, seat_played, voids,
@@ -399,7 +390,7 @@ def step_opponents_kernel(seed, actions, players, r, hook, fixed_seat, opp_kind,
         if scal[i, S_PHASE] == PH_OVER:
             dones[i] = True
             s = scal[i, S_LEARNER]
-            rewards[i, 0] = score_round(bids[i, s], tricks[i, s])
+            rewards[i, 0] = rules.score_round(bids[i, s], tricks[i, s])
             if auto_reset:
                 scal[i, S_EP] += 1
                 reset_row(seed, scal[i, S_EP] * n + i, players, r, fixed_seat, scal, dealt, live, seat_played, voids,

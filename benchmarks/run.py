@@ -3,6 +3,7 @@
     python benchmarks/run.py            # the full pass (a few minutes), saved to results/run.json
     python benchmarks/run.py --quick    # a short pass, saved to results/run-quick.json
     python benchmarks/run.py --json     # the same figures as one JSON object on stdout
+    python benchmarks/run.py --against 933eb41   # this checkout against another revision, as ratios
 
 Figures (issue 2, deliverable 9):
 - rounds/s and card plays/s (a card play = one card put on a trick) of the random policy for 3..6
@@ -13,6 +14,19 @@ Figures (issue 2, deliverable 9):
 - 1 thread and all threads in alternation on one batch (the fairest scaling figure on a shared machine);
 - the speed-up over the plain-Python round twin (``wizsim.sim.reference``) on the same rounds;
 - (full pass) the cold compile time of a fresh process and the start of a second one (cache load).
+
+``--against REV`` compares this checkout (its working tree, as it is) with revision REV, built in a
+temporary git worktree (``git worktree add --detach``, removed afterwards). Each side runs in its own
+processes with its own ``PYTHONPATH`` and a fresh ``NUMBA_CACHE_DIR``, on this Python and its installed
+packages: no venv is made, which is sound while REV's dependencies are this checkout's (the run says
+when REV's ``pyproject.toml`` lists other ones). Every figure is the ``card_plays_per_second`` of
+``wizsim simulate ... --threads 1 --json`` (4 players: random and heuristic at r = 15 and r = 5, whole
+games, the search policy at r = 5 on a few rounds; a figure REV's CLI refuses is skipped): both sides
+are warmed up first (compile, then cache), then timed in alternation, REV then HEAD, ``--runs`` times
+each; the table gives each side's median and the ratio HEAD / REV (above 1: this checkout is faster),
+and the JSON (``results/against-REV.json``) every run, the paired ratios and each process's wall time.
+``--clock cpu`` times the same simulation by the process's CPU time instead of wall time (one thread:
+on a shared machine, less disturbed by the other processes), saved to ``against-REV-cpu.json``.
 
 Every figure is the median over repeated calls of the public API (``wizsim.simulate_rounds`` /
 ``simulate_games``, outputs allocated per call, as a user sees it), after a warm-up call that also
@@ -338,17 +352,147 @@ def run(quick: bool, compile_time: bool, log) -> dict:
     return res
 
 
+ROOT = Path(__file__).resolve().parents[1]
+# The figures of --against: (name, arguments of ``wizsim simulate`` after --players 4 --threads 1 --json).
+AGAINST_FIGURES = (
+    ("random r=15", ("--round", "15", "--rounds", "1000000", "--policy", "random")),
+    ("random r=5", ("--round", "5", "--rounds", "1000000", "--policy", "random")),
+    ("heuristic r=15", ("--round", "15", "--rounds", "200000", "--policy", "heuristic")),
+    ("heuristic r=5", ("--round", "5", "--rounds", "300000", "--policy", "heuristic")),
+    ("random games", ("--games", "100000", "--policy", "random")),
+    ("heuristic games", ("--games", "20000", "--policy", "heuristic")),
+    ("search r=5", ("--round", "5", "--rounds", "12", "--policy", "search")),
+)
+# Runs ``wizsim simulate`` from the checkout on PYTHONPATH, after checking that it is that one. With
+# the CPU clock, the summary's timer (``time.perf_counter`` in both old and new wizsim) reads the
+# process's CPU time instead.
+_CLI = ("import os, sys, time\n"
+        "if sys.argv[1] == 'cpu':\n"
+        "    time.perf_counter = time.process_time\n"
+        "del sys.argv[1]\n"
+        "import wizsim\n"
+        "root = os.path.realpath(os.environ['PYTHONPATH'])\n"
+        "if not os.path.realpath(wizsim.__file__).startswith(root + os.sep):\n"
+        "    sys.exit(f'wizsim imported from {wizsim.__file__}, not from {root}')\n"
+        "from wizsim.cli import main\n"
+        "main()\n")
+
+
+def _git(*args: str) -> str:
+    return subprocess.run(["git", "-C", str(ROOT), *args], capture_output=True, text=True,
+                          check=True).stdout.strip()
+
+
+def _dependencies(pyproject: str) -> str:
+    """The ``dependencies = [...]`` block of a pyproject.toml text ('' when there is none)."""
+    start = pyproject.find("dependencies = [")
+    return pyproject[start:pyproject.find("]", start) + 1] if start >= 0 else ""
+
+
+class Side:
+    """One checkout to time: its folder on PYTHONPATH and a Numba cache of its own."""
+
+    def __init__(self, name: str, root: Path, cache: Path):
+        self.name, self.root = name, root
+        self.env = {**os.environ, "PYTHONPATH": str(root), "NUMBA_CACHE_DIR": str(cache), "WIZSIM_NUMBA_CACHE": "1"}
+
+    def simulate(self, args, clock: str = "wall") -> tuple[float | None, float, str]:
+        """(card plays per second, process wall seconds, error text) of one ``simulate`` run."""
+        cmd = [sys.executable, "-c", _CLI, clock, "simulate", "--players", "4", "--threads", "1", "--json", *args]
+        t0 = time.perf_counter()
+        res = subprocess.run(cmd, cwd=self.root, env=self.env, capture_output=True, text=True)
+        wall = time.perf_counter() - t0
+        if res.returncode != 0:
+            return None, wall, (res.stderr.strip().splitlines() or [f"exit {res.returncode}"])[-1]
+        return float(json.loads(res.stdout)["card_plays_per_second"]), wall, ""
+
+
+def against(rev: str, runs: int, log, clock: str = "wall") -> dict:
+    """This checkout against ``rev``, figure by figure (see the module docstring)."""
+    commit = _git("rev-parse", "--verify", f"{rev}^{{commit}}")
+    head = _git("rev-parse", "HEAD")
+    dirty = bool(_git("status", "--porcelain", "--untracked-files=no"))
+    res = {"rev": rev, "rev_commit": commit, "head_commit": head, "head_dirty": dirty, "runs": runs, "clock": clock,
+           "machine": machine(), "figures": [], "skipped": []}
+    if _dependencies(_git("show", f"{commit}:pyproject.toml")) != _dependencies((ROOT / "pyproject.toml").read_text()):
+        res["dependencies_differ"] = True
+        log(f"note: {rev}'s pyproject.toml lists other dependencies; both sides run on this environment's packages")
+    with tempfile.TemporaryDirectory(prefix="wizsim-against-") as tmp:
+        tree = Path(tmp) / "rev"
+        _git("worktree", "add", "--detach", str(tree), commit)
+        try:
+            sides = (Side(rev, tree, Path(tmp) / "cache-rev"), Side("HEAD", ROOT, Path(tmp) / "cache-head"))
+            log(f"{rev} ({commit[:12]}) against HEAD ({head[:12]}{', uncommitted changes' if dirty else ''}), "
+                f"{runs} interleaved runs a figure, {clock} clock, load {res['machine']['load_average_at_start']}")
+            for name, args in AGAINST_FIGURES:
+                row = _against_figure(name, args, sides, runs, log, clock)
+                (res["figures"] if "ratio" in row else res["skipped"]).append(row)
+        finally:
+            subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(tree)], capture_output=True)
+            subprocess.run(["git", "-C", str(ROOT), "worktree", "prune"], capture_output=True)
+    log("")
+    log(f"{'figure':<16} {rev + ' (plays/s)':>22} {'HEAD (plays/s)':>16} {'ratio':>6} {'process s':>13}")
+    for f in res["figures"]:
+        log(f"{f['figure']:<16} {f['rev']['median']:>22,.0f} {f['head']['median']:>16,.0f} {f['ratio']:>6.2f} "
+            f"{f['rev']['median_wall_s']:>6.2f}/{f['head']['median_wall_s']:<6.2f}")
+    for f in res["skipped"]:
+        log(f"{f['figure']:<16} skipped: {f['reason']}")
+    log("ratio = HEAD / REV of the medians (above 1: HEAD is faster); process s = each side's median wall "
+        "seconds a run (start-up and output included)")
+    return res
+
+
+def _against_figure(name, args, sides, runs, log, clock) -> dict:
+    for side in sides:  # warm-up: compile, and check that the side has this figure
+        rate, _, err = side.simulate(args)
+        if rate is None:
+            if side.name == "HEAD":
+                raise RuntimeError(f"{name}: this checkout failed: {err}")
+            log(f"{name}: skipped, {side.name} cannot run it ({err})")
+            return {"figure": name, "args": list(args), "reason": f"{side.name}: {err}"}
+        side.simulate(args)  # a second run loads the cache the first one wrote
+    got = {side.name: ([], []) for side in sides}
+    for _ in range(runs):
+        for side in sides:
+            rate, wall, err = side.simulate(args, clock)
+            if rate is None:
+                raise RuntimeError(f"{name}: {side.name} failed: {err}")
+            got[side.name][0].append(rate)
+            got[side.name][1].append(wall)
+    rev, head = (got[side.name] for side in sides)
+    row = {"figure": name, "args": list(args)}
+    for key, (rates_, walls) in (("rev", rev), ("head", head)):
+        row[key] = {"plays_per_s": rates_, "median": statistics.median(rates_), "wall_s": walls,
+                    "median_wall_s": statistics.median(walls)}
+    row["ratio"] = row["head"]["median"] / row["rev"]["median"]
+    row["paired_ratio_median"] = statistics.median(h / r for h, r in zip(head[0], rev[0], strict=True))
+    log(f"{name}: {row['rev']['median']:,.0f} vs {row['head']['median']:,.0f} plays/s, ratio {row['ratio']:.2f}")
+    return row
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--quick", action="store_true", help="a short pass (about a minute)")
     ap.add_argument("--json", action="store_true", help="print one JSON object of figures on stdout")
     ap.add_argument("--out", type=Path, default=None, help="where to save the JSON (default: results/run[-quick].json)")
     ap.add_argument("--no-compile", action="store_true", help="skip the cold-compile measurement of the full pass")
+    ap.add_argument("--against", metavar="REV", help="compare this checkout with git revision REV (ratios)")
+    ap.add_argument("--runs", type=int, default=5, help="with --against: interleaved runs a side and figure (>= 3)")
+    ap.add_argument("--clock", choices=("wall", "cpu"), default="wall",
+                    help="with --against: time the simulation by wall time (the CLI's own figure) or by the "
+                         "process's CPU time (one thread: less disturbed on a shared machine)")
     args = ap.parse_args(argv)
+    if args.runs < 3:
+        ap.error("--runs must be at least 3")
 
     log = (lambda s: print(s, file=sys.stderr, flush=True)) if args.json else (lambda s: print(s, flush=True))
-    res = run(args.quick, compile_time=not (args.quick or args.no_compile), log=log)
-    out = args.out or RESULTS / ("run-quick.json" if args.quick else "run.json")
+    if args.against:
+        res = against(args.against, args.runs, log, args.clock)
+        name = "".join(c if c.isalnum() or c in "._-" else "_" for c in args.against)
+        out = args.out or RESULTS / f"against-{name}{'-cpu' if args.clock == 'cpu' else ''}.json"
+    else:
+        res = run(args.quick, compile_time=not (args.quick or args.no_compile), log=log)
+        out = args.out or RESULTS / ("run-quick.json" if args.quick else "run.json")
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(res, indent=1) + "\n")
     log(f"saved {out}")

@@ -1,6 +1,7 @@
 """The round kernel's two trick loops agree: a table of random policies runs the lean loop
-(``sim.round._random_tricks``); the general loop (``sim.tricks.resume_tricks``, every card through
-``policies.dispatch.choose_card``) must give that table the same cards, tricks and scores.
+(``sim.round._random_tricks``); the general loop (``policies.rollout.play_tricks``, every card through
+``policies.dispatch.choose_card_light``, where ``choose_card`` sends every kind but the search policy)
+must give that table the same cards, tricks and scores.
 
 The general loop is forced by a policy kind that is not ``RANDOM`` but that the dispatcher still
 plays as the random policy (its fall-through case); the first test checks that premise."""
@@ -13,7 +14,7 @@ from strategies import round_indices, round_setups, seeds
 
 from wizsim import simulate_rounds
 from wizsim.policies import make_slots
-from wizsim.policies.dispatch import RANDOM, choose_card
+from wizsim.policies.dispatch import RANDOM, choose_card_light
 from wizsim.sim.driver import PolicySlots
 
 OTHER_KIND = 127  # no policy has this kind: dispatch falls through to the random policy
@@ -31,8 +32,8 @@ def test_unknown_kind_is_dispatched_to_the_random_policy():
         picks = []
         for kind in (RANDOM, OTHER_KIND):
             rng = np.array([state], dtype=np.uint64)
-            picks.append(int(choose_card.py_func(kind, None, None, 0, 4, 5, False, legal, legal, 0, -1, None, None,
-                                                 None, np.uint64(0), None, 0, -1, -1, None, rng)))
+            picks.append(int(choose_card_light.py_func(kind, None, None, 0, 4, 5, False, legal, legal, 0, -1, None,
+                                                       None, None, np.uint64(0), None, 0, -1, -1, None, rng)))
         assert picks[0] == picks[1]
 
 

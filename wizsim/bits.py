@@ -20,40 +20,27 @@ ONE = np.uint64(1)
 ZERO = np.uint64(0)
 
 
-@intrinsic
-def _ctpop(typingctx, x):
-    if not isinstance(x, types.Integer):
-        return None
-    sig = types.int64(x)
+def _bit_count(name, emit):
+    """An intrinsic for one of LLVM's bit-counting instructions: ``emit(builder, value)`` on its argument
+    (any integer) as a uint64; the count is an int64."""
 
-    def codegen(context, builder, signature, args):
-        val = context.cast(builder, args[0], signature.args[0], types.uint64)
-        return builder.ctpop(val)
+    def typer(typingctx, x):
+        if not isinstance(x, types.Integer):
+            return None
 
-    return sig, codegen
+        def codegen(context, builder, signature, args):
+            return emit(builder, context.cast(builder, args[0], signature.args[0], types.uint64))
 
+        return types.int64(x), codegen
 
-@intrinsic
-def _cttz(typingctx, x):
-    if not isinstance(x, types.Integer):
-        return None
-    sig = types.int64(x)
-
-    def codegen(context, builder, signature, args):
-        val = context.cast(builder, args[0], signature.args[0], types.uint64)
-        return builder.cttz(val, ir.Constant(ir.IntType(1), 0))
-
-    return sig, codegen
+    typer.__name__ = typer.__qualname__ = name
+    return intrinsic(typer)
 
 
-@intrinsic
-def _ctlz(typingctx, x):
-    sig = types.int64(types.uint64)
-
-    def codegen(context, builder, signature, args):
-        return builder.ctlz(args[0], ir.Constant(ir.IntType(1), 0))
-
-    return sig, codegen
+_NOT_POISON = ir.Constant(ir.IntType(1), 0)  # a zero argument gives 64, not an undefined value
+_ctpop = _bit_count("_ctpop", lambda builder, v: builder.ctpop(v))
+_cttz = _bit_count("_cttz", lambda builder, v: builder.cttz(v, _NOT_POISON))
+_ctlz = _bit_count("_ctlz", lambda builder, v: builder.ctlz(v, _NOT_POISON))
 
 
 @intrinsic

@@ -25,6 +25,11 @@ choose_trump(kind, params, table, players, r, hook, hand, turn_up, rng)
 trump_choices(kind, params, table, players, r, hand)
     the suits (mask, bit s for suit s) among which ``choose_trump`` picks uniformly: what a named
     suit tells about the dealer's hand (the exact round-1 advisor weighs deals by it).
+
+Each ``choose_*`` has a ``choose_*_light`` twin with the same arguments for every kind but the search
+policy: a kernel that cannot meet a search seat calls those (the round kernel picks per round). The
+compiler folds the search policy's large code into whatever calls it, and a loop that carries it runs
+at two thirds of its speed even where it never takes that branch.
 """
 
 from __future__ import annotations
@@ -42,32 +47,81 @@ KINDS = (RANDOM, HEURISTIC, SEARCH)  # a kind without its branch below would pla
 
 @inline_kernel
 def choose_bid(kind, params, table, seat, players, r, hook, hand, turn_up, trump, bids, forbidden, rng):
-    if kind == HEURISTIC:
-        return heuristic_bid(params, table, seat, players, r, hand, turn_up, trump, bids, forbidden)
     if kind == SEARCH:
         return search_bid(params, table, seat, players, r, hook, hand, turn_up, trump, bids, forbidden, rng)
+    return choose_bid_light(kind, params, table, seat, players, r, hook, hand, turn_up, trump, bids, forbidden, rng)
+
+
+@inline_kernel
+def choose_bid_light(kind, params, table, seat, players, r, hook, hand, turn_up, trump, bids, forbidden, rng):
+    if kind == HEURISTIC:
+        return heuristic_bid(params, table, seat, players, r, hand, turn_up, trump, bids, forbidden)
     return random_bid(r, forbidden, rng)
 
 
 @inline_kernel
 def choose_card(kind, params, table, seat, players, r, hook, hand, legal, turn_up, trump, bids, tricks,
                 seat_played, played, trick_cards, n_in_trick, led, winning_pos, voids, rng):
-    if kind == HEURISTIC:
-        return heuristic_card(seat, players, hand, legal, turn_up, trump, bids[seat] - tricks[seat], played,
-                              trick_cards[max(winning_pos, 0)], n_in_trick, led, voids)
     if kind == SEARCH:
         return search_card(params, table, seat, players, r, hook, hand, legal, turn_up, trump, bids, tricks,
                            seat_played, played, trick_cards, n_in_trick, voids, rng)
+    return choose_card_light(kind, params, table, seat, players, r, hook, hand, legal, turn_up, trump, bids, tricks,
+                             seat_played, played, trick_cards, n_in_trick, led, winning_pos, voids, rng)
+
+
+@inline_kernel
+def choose_card_light(kind, params, table, seat, players, r, hook, hand, legal, turn_up, trump, bids, tricks,
+                      seat_played, played, trick_cards, n_in_trick, led, winning_pos, voids, rng):
+    if kind == HEURISTIC:
+        return heuristic_card(seat, players, hand, legal, turn_up, trump, bids[seat] - tricks[seat], played,
+                              trick_cards[max(winning_pos, 0)], n_in_trick, led, voids)
     return random_card(legal, rng)
 
 
 @inline_kernel
 def choose_trump(kind, params, table, players, r, hook, hand, turn_up, rng):
-    if kind == HEURISTIC:
-        return heuristic_trump(params, table, players, r, hand, rng)
     if kind == SEARCH:
         return search_trump(params, table, players, r, hook, hand, turn_up, rng)
+    return choose_trump_light(kind, params, table, players, r, hook, hand, turn_up, rng)
+
+
+@inline_kernel
+def choose_trump_light(kind, params, table, players, r, hook, hand, turn_up, rng):
+    if kind == HEURISTIC:
+        return heuristic_trump(params, table, players, r, hand, rng)
     return random_trump(rng)
+
+
+@inline_kernel
+def any_search(players, seat_slot, slot_kind):
+    """Whether a seat of the table plays the search policy (else the ``_light`` deciders serve it)."""
+    found = False
+    for s in range(players):
+        found |= slot_kind[seat_slot[s]] == SEARCH
+    return found
+
+
+# The trick loop's choosers (``rollout.play_tricks``): the card of the policy in the seat, ``ctx`` =
+# (r, hook, seat_slot, slot_kind, slot_params, table, rng).
+
+
+@inline_kernel
+def seat_card(ctx, seat, players, hand, legal, turn_up, trump, bids, tricks, seat_played, played, trick_cards,
+              n_in_trick, led, winning_pos, voids):
+    r, hook, seat_slot, slot_kind, slot_params, table, rng = ctx
+    slot = seat_slot[seat]
+    return choose_card(slot_kind[slot], slot_params[slot], table, seat, players, r, hook, hand, legal, turn_up, trump,
+                       bids, tricks, seat_played, played, trick_cards, n_in_trick, led, winning_pos, voids, rng)
+
+
+@inline_kernel
+def seat_card_light(ctx, seat, players, hand, legal, turn_up, trump, bids, tricks, seat_played, played,
+                    trick_cards, n_in_trick, led, winning_pos, voids):
+    r, hook, seat_slot, slot_kind, slot_params, table, rng = ctx
+    slot = seat_slot[seat]
+    return choose_card_light(slot_kind[slot], slot_params[slot], table, seat, players, r, hook, hand, legal, turn_up,
+                             trump, bids, tricks, seat_played, played, trick_cards, n_in_trick, led, winning_pos,
+                             voids, rng)
 
 
 ALL_SUITS = 0b1111

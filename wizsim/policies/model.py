@@ -31,11 +31,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from wizsim._jit import kernel
-from wizsim.bits import ZERO, bit, popcount
+from wizsim._jit import inline_kernel, kernel
+from wizsim.bits import ZERO, popcount
 from wizsim.policies.heuristic import heuristic_bid, heuristic_card, heuristic_trump_choices
-from wizsim.policies.rollout import close_trick, play_card
-from wizsim.rules.kernels import LED_NONE, forbidden_bid, legal_mask
+from wizsim.policies.rollout import play_tricks
+from wizsim.rules.kernels import forbidden_bid
 
 MODEL_BLIND = 0
 MODEL_HEURISTIC = 1
@@ -152,38 +152,27 @@ def play_likelihood(kinds, trust, players, r, me, hands, turn_up, trump, bids, o
     seat 1 leads the first trick, each trick's winner the next), given the seats' whole hands
     ``hands``: the product of ``card_weight`` over the cards of seats other than ``me`` whose model is
     not blind, each compared with the heuristic's card in that seat's place (its hand then, the tricks
-    taken, the cards played, the trick so far and the voids shown)."""
-    like = 1.0
+    taken, the cards played, the trick so far and the voids shown). The cards are replayed through the
+    one trick loop (``rollout.play_tricks``), so the seat's place is the round kernel's own."""
+    like = np.ones(1, np.float64)
     if trust <= 0.0:
-        return like
-    live = hands.copy()
-    seat_played = np.zeros(players, np.uint64)
-    voids = np.zeros(players, np.int8)
-    tricks = np.zeros(players, np.int8)
+        return like[0]
     trick_cards = np.full(players, -1, np.int8)
-    played = ZERO
-    leader = 0
-    n = 0
-    led = LED_NONE
-    best = -1
-    win_pos = -1
-    for k in range(n_played):
-        if n == players:
-            leader = close_trick(players, leader, win_pos, tricks)
-            n = 0
-            led = LED_NONE
-            best = -1
-            win_pos = -1
-        s = leader + n
-        if s >= players:
-            s -= players
-        card = order[k]
-        if s != me and kinds[s] != MODEL_BLIND:
-            legal = legal_mask(live[s], led)
-            choice = heuristic_card(s, players, live[s], legal, turn_up, trump, bids[s] - tricks[s], played,
-                                    trick_cards[max(win_pos, 0)], n, led, voids)
-            like *= card_weight(choice == card, popcount(legal), trust)
-        played |= bit(card)
-        led, best, win_pos = play_card(s, card, n, led, best, win_pos, trump, live, seat_played, voids, trick_cards)
-        n += 1
-    return like
+    play_tricks(_replayed_card, (order, kinds, trust, me, like), players, turn_up, trump, hands.copy(), bids,
+                np.zeros(players, np.int8), np.zeros(players, np.uint64), np.zeros(players, np.int8), trick_cards, 0,
+                0, ZERO, n_played, False, trick_cards, trick_cards, trick_cards)
+    return like[0]
+
+
+@inline_kernel
+def _replayed_card(ctx, seat, players, hand, legal, turn_up, trump, bids, tricks, seat_played, played, trick_cards,
+                   n_in_trick, led, win_pos, voids):
+    """``play_likelihood``'s chooser: the card ``order`` says, its weight against the heuristic's choice
+    multiplied into ``like``; ``ctx`` = (order, kinds, trust, me, like)."""
+    order, kinds, trust, me, like = ctx
+    card = order[popcount(played)]
+    if seat != me and kinds[seat] != MODEL_BLIND:
+        choice = heuristic_card(seat, players, hand, legal, turn_up, trump, bids[seat] - tricks[seat], played,
+                                trick_cards[max(win_pos, 0)], n_in_trick, led, voids)
+        like[0] *= card_weight(choice == card, popcount(legal), trust)
+    return card

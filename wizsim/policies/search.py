@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from wizsim._jit import kernel
+from wizsim._jit import inline_kernel, kernel
 from wizsim.bits import ZERO, bit, lowest_bit, popcount
 from wizsim.cards import FULL_DECK_MASK
 from wizsim.deal.kernels import rand_below
@@ -90,14 +90,62 @@ def _pick(scores, n, k, doublings_left, rng):
 
 
 @kernel
-def _model(params, players, me):
-    """Every other seat modelled as the heuristic with this policy's ``bid_shift`` (policies.model)."""
+def _view(params, players, r, seat, hand, played, seat_played, turn_up):
+    """What the seat does not see and how it reads the others: (the unseen cards, the pool the turned-up
+    card is in, each other seat's number of hidden cards, and the opponents' model: kinds, params, trust,
+    whether the dealer named the trump). Every other seat is modelled as the heuristic with this policy's
+    ``bid_shift`` (policies.model)."""
+    known = hand | played
+    pool = ZERO
+    if turn_up >= 0:
+        known |= bit(turn_up)
+        pool = bit(turn_up)
+    needs = np.zeros(players, np.int64)
+    for s in range(players):
+        if s != seat:
+            needs[s] = r - popcount(seat_played[s])
     kinds = np.full(players, MODEL_HEURISTIC, np.int8)
-    kinds[me] = 0
+    kinds[seat] = 0
     mparams = np.empty((players, params.shape[0]), np.float64)
     for s in range(players):
         mparams[s] = params
-    return kinds, mparams
+    return (FULL_DECK_MASK & ~known, pool, needs, kinds, mparams, params[P_BID_TRUST],
+            dealer_named_trump(players, seat, turn_up))
+
+
+@inline_kernel
+def _search(score_world, ctx, k, params, table, players, r, hook, seat, hand, view, voids, seat_played, trump, bids,
+            n_heard, rng):
+    """The index of the best of ``k`` candidates: worlds drawn from the seat's ``view`` (``_view``) by
+    ``sample_world`` (the hard facts ``voids``, ``seat_played``; ``bids`` heard from seats ``< n_heard``
+    and a named ``trump`` as the model's evidence), each scored by ``score_world(ctx, world, row)``
+    (every candidate's round score on ``world`` into ``row`` (k,) float64); after each batch of
+    ``P_WORLDS`` worlds ``_pick`` decides, or doubles the worlds (at most ``P_DOUBLINGS`` times)."""
+    unseen, pool, needs, kinds, mparams, trust, trump_evidence = view
+    base_worlds = np.int64(params[P_WORLDS])
+    doublings = np.int64(params[P_DOUBLINGS])
+    scores = np.zeros((base_worlds << doublings, k), np.float64)
+    world = np.zeros(players, np.uint64)
+    n = 0
+    target = base_worlds
+    while True:
+        while n < target:
+            sample_world(rng, players, r, seat, hand, unseen, needs, voids, pool, seat_played, trump, bids, hook,
+                         n_heard, kinds, mparams, table, trust, trump_evidence, MAX_TRIES, world)
+            score_world(ctx, world, scores[n])
+            n += 1
+        j, more = _pick(scores, n, k, doublings, rng)
+        if not more:
+            return j
+        doublings -= 1
+        target = 2 * n
+
+
+@kernel
+def _scratch(players):
+    """The state arrays of one play-out (policies.rollout): hands, played per seat, tricks, voids, trick."""
+    return (np.empty(players, np.uint64), np.empty(players, np.uint64), np.empty(players, np.int8),
+            np.empty(players, np.int8), np.empty(players, np.int8))
 
 
 @kernel
@@ -112,60 +160,34 @@ def search_card(params, table, seat, players, r, hook, hand, legal, turn_up, tru
     for j in range(k):
         cands[j] = lowest_bit(m)
         m &= m - np.uint64(1)
-    known = hand | played
-    pool = ZERO
-    if turn_up >= 0:
-        known |= bit(turn_up)
-        pool = bit(turn_up)
-    unseen = FULL_DECK_MASK & ~known
-    needs = np.zeros(players, np.int64)
-    for s in range(players):
-        if s != seat:
-            needs[s] = r - popcount(seat_played[s])
-    kinds, mparams = _model(params, players, seat)
-    trust = params[P_BID_TRUST]
-    trump_evidence = dealer_named_trump(players, seat, turn_up)
     leader = seat - n_in_trick
     if leader < 0:
         leader += players
-    base_worlds = np.int64(params[P_WORLDS])
-    doublings = np.int64(params[P_DOUBLINGS])
-    cap = base_worlds << doublings
-    scores = np.zeros((cap, k), np.float64)
-    world = np.zeros(players, np.uint64)
-    live, sp, tr, vd, tc = _scratch(players)
-    led0, best0, win0 = trick_status(trick_cards, n_in_trick, trump)
-    n = 0
-    target = base_worlds
-    while True:
-        while n < target:
-            sample_world(rng, players, r, seat, hand, unseen, needs, voids, pool, seat_played, trump, bids, hook,
-                         players, kinds, mparams, table, trust, trump_evidence, MAX_TRIES, world)
-            for j in range(k):
-                for s in range(players):
-                    live[s] = world[s]
-                    sp[s] = seat_played[s]
-                    tr[s] = tricks[s]
-                    vd[s] = voids[s]
-                    tc[s] = trick_cards[s]
-                c = cands[j]
-                play_card(seat, c, n_in_trick, led0, best0, win0, trump, live, sp, vd, tc)
-                heuristic_tricks(players, turn_up, trump, live, bids, tr, sp, vd, tc, n_in_trick + 1, leader,
-                                 played | bit(c))
-                scores[n, j] = score_round(bids[seat], tr[seat])
-            n += 1
-        j, more = _pick(scores, n, k, doublings, rng)
-        if not more:
-            return cands[j]
-        doublings -= 1
-        target = 2 * n
+    ctx = (players, seat, cands, turn_up, trump, bids, tricks, seat_played, played, trick_cards, n_in_trick, leader,
+           voids, trick_status(trick_cards, n_in_trick, trump), _scratch(players))
+    view = _view(params, players, r, seat, hand, played, seat_played, turn_up)
+    return cands[_search(_card_world, ctx, k, params, table, players, r, hook, seat, hand, view, voids, seat_played,
+                         trump, bids, players, rng)]
 
 
-@kernel
-def _scratch(players):
-    """The state arrays of one play-out (policies.rollout): hands, played per seat, tricks, voids, trick."""
-    return (np.empty(players, np.uint64), np.empty(players, np.uint64), np.empty(players, np.int8),
-            np.empty(players, np.int8), np.empty(players, np.int8))
+@inline_kernel
+def _card_world(ctx, world, row):
+    """``search_card``'s scores on ``world``: each candidate played now, then the heuristic play-out."""
+    (players, seat, cands, turn_up, trump, bids, tricks, seat_played, played, trick_cards, n_in_trick, leader, voids,
+     status, scratch) = ctx
+    led0, best0, win0 = status
+    live, sp, tr, vd, tc = scratch
+    for j in range(cands.shape[0]):
+        for s in range(players):
+            live[s] = world[s]
+            sp[s] = seat_played[s]
+            tr[s] = tricks[s]
+            vd[s] = voids[s]
+            tc[s] = trick_cards[s]
+        c = cands[j]
+        play_card(seat, c, n_in_trick, led0, best0, win0, trump, live, sp, vd, tc)
+        heuristic_tricks(players, turn_up, trump, live, bids, tr, sp, vd, tc, n_in_trick + 1, leader, played | bit(c))
+        row[j] = score_round(bids[seat], tr[seat])
 
 
 @kernel
@@ -181,17 +203,30 @@ def _bid_out(params, table, players, r, hook, world, turn_up, trump, bids, first
         total += b
 
 
-@kernel
-def _round_out(params, table, players, r, hook, world, turn_up, trump, bids, first, live, sp, tr, vd, tc):
-    """Seats ``first..`` bid by the heuristic, then the whole round is played out on ``world``: ``tr``
-    holds each seat's tricks."""
-    _bid_out(params, table, players, r, hook, world, turn_up, trump, bids, first)
-    for s in range(players):
-        live[s] = world[s]
-        sp[s] = ZERO
-        tr[s] = 0
-        vd[s] = 0
-    heuristic_tricks(players, turn_up, trump, live, bids, tr, sp, vd, tc, 0, 0, ZERO)
+@inline_kernel
+def _round_world(ctx, world, row):
+    """``search_bid``'s and ``search_trump``'s scores on ``world``: for each candidate (a bid of the seat,
+    or the trump suit), the seats after ``first`` bid by the heuristic, then the whole round is played
+    out by it. ``ctx`` = (params, table, players, r, hook, turn_up, seat, first, the bids heard, the
+    candidate bids, the trump, whether the candidates are the suits instead, scratch)."""
+    params, table, players, r, hook, turn_up, seat, first, heard, cands, trump, suits, scratch = ctx
+    bb, live, sp, tr, vd, tc = scratch
+    for j in range(row.shape[0]):
+        for s in range(players):
+            bb[s] = heard[s]
+        t = trump
+        if suits:
+            t = j
+        else:
+            bb[seat] = cands[j]
+        _bid_out(params, table, players, r, hook, world, turn_up, t, bb, first)
+        for s in range(players):
+            live[s] = world[s]
+            sp[s] = ZERO
+            tr[s] = 0
+            vd[s] = 0
+        heuristic_tricks(players, turn_up, t, live, bb, tr, sp, vd, tc, 0, 0, ZERO)
+        row[j] = score_round(bb[seat], tr[seat])
 
 
 @kernel
@@ -206,79 +241,24 @@ def search_bid(params, table, seat, players, r, hook, hand, turn_up, trump, bids
             j += 1
     if k == 1:  # round 1 on the hook: one bid is allowed
         return cands[0]
-    pool = ZERO
-    known = hand
-    if turn_up >= 0:
-        known |= bit(turn_up)
-        pool = bit(turn_up)
-    unseen = FULL_DECK_MASK & ~known
-    needs = np.zeros(players, np.int64)
-    for s in range(players):
-        if s != seat:
-            needs[s] = r
-    kinds, mparams = _model(params, players, seat)
-    trust = params[P_BID_TRUST]
-    trump_evidence = dealer_named_trump(players, seat, turn_up)
     no_plays = np.zeros(players, np.uint64)
     no_voids = np.zeros(players, np.int8)
-    base_worlds = np.int64(params[P_WORLDS])
-    doublings = np.int64(params[P_DOUBLINGS])
-    cap = base_worlds << doublings
-    scores = np.zeros((cap, k), np.float64)
-    world = np.zeros(players, np.uint64)
-    bb = np.empty(players, np.int8)
-    live, sp, tr, vd, tc = _scratch(players)
-    n = 0
-    target = base_worlds
-    while True:
-        while n < target:
-            sample_world(rng, players, r, seat, hand, unseen, needs, no_voids, pool, no_plays, trump, bids, hook, seat,
-                         kinds, mparams, table, trust, trump_evidence, MAX_TRIES, world)
-            for j in range(k):
-                for s in range(players):
-                    bb[s] = bids[s]
-                bb[seat] = cands[j]
-                _round_out(params, table, players, r, hook, world, turn_up, trump, bb, seat + 1, live, sp, tr, vd, tc)
-                scores[n, j] = score_round(bb[seat], tr[seat])
-            n += 1
-        j, more = _pick(scores, n, k, doublings, rng)
-        if not more:
-            return cands[j]
-        doublings -= 1
-        target = 2 * n
+    view = _view(params, players, r, seat, hand, ZERO, no_plays, turn_up)
+    ctx = (params, table, players, r, hook, turn_up, seat, seat + 1, bids, cands, trump, False,
+           (np.empty(players, np.int8),) + _scratch(players))
+    return cands[_search(_round_world, ctx, k, params, table, players, r, hook, seat, hand, view, no_voids, no_plays,
+                         trump, bids, seat, rng)]
 
 
 @kernel
 def search_trump(params, table, players, r, hook, hand, turn_up, rng):
     """The search policy's suit as dealer on a turned-up Wizard (``turn_up``); ``dispatch.choose_trump``."""
     dealer = players - 1
-    unseen = FULL_DECK_MASK & ~(hand | bit(turn_up))
-    needs = np.zeros(players, np.int64)
-    for s in range(dealer):
-        needs[s] = r
     no_plays = np.zeros(players, np.uint64)
     no_voids = np.zeros(players, np.int8)
-    kinds, mparams = _model(params, players, dealer)
+    unseen, pool, needs, kinds, mparams, _, _ = _view(params, players, r, dealer, hand, ZERO, no_plays, turn_up)
     bids = np.full(players, -1, np.int8)
-    base_worlds = np.int64(params[P_WORLDS])
-    doublings = np.int64(params[P_DOUBLINGS])
-    cap = base_worlds << doublings
-    scores = np.zeros((cap, 4), np.float64)
-    world = np.zeros(players, np.uint64)
-    bb = np.empty(players, np.int8)
-    live, sp, tr, vd, tc = _scratch(players)
-    n = 0
-    target = base_worlds
-    while True:
-        while n < target:
-            sample_world(rng, players, r, dealer, hand, unseen, needs, no_voids, bit(turn_up), no_plays, 0, bids, hook,
-                         0, kinds, mparams, table, 0.0, False, MAX_TRIES, world)
-            for t in range(4):
-                _round_out(params, table, players, r, hook, world, turn_up, t, bb, 0, live, sp, tr, vd, tc)
-                scores[n, t] = score_round(bb[dealer], tr[dealer])
-            n += 1
-        t, more = _pick(scores, n, 4, doublings, rng)
-        if not more:
-            return t
-        doublings -= 1
-        target = 2 * n
+    ctx = (params, table, players, r, hook, turn_up, dealer, 0, bids, np.zeros(4, np.int64), 0, True,
+           (np.empty(players, np.int8),) + _scratch(players))
+    return _search(_round_world, ctx, 4, params, table, players, r, hook, dealer, hand,
+                   (unseen, pool, needs, kinds, mparams, 0.0, False), no_voids, no_plays, 0, bids, 0, rng)

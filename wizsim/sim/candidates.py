@@ -13,8 +13,7 @@ import numpy as np
 from numba import prange
 
 from wizsim._jit import parallel_kernel
-from wizsim.deal.kernels import DEAL_STREAM, PLAY_STREAM, stream_key
-from wizsim.sim.round import play_round
+from wizsim.sim.round import key_streams, play_round, round_scratch
 
 BLOCK = 64
 
@@ -37,11 +36,7 @@ def candidate_rounds_kernel(seed, indices, players, r, hook, seat_slot, slot_kin
     k = candidates.shape[0]
     n_blocks = (n + BLOCK - 1) // BLOCK
     for blk in prange(n_blocks):
-        live = np.empty(players, dtype=np.uint64)
-        trick_cards = np.empty(players, dtype=np.int8)
-        voids = np.empty(players, dtype=np.int8)
-        deal_rng = np.empty(1, dtype=np.uint64)
-        play_rng = np.empty(1, dtype=np.uint64)
+        deal_rng, play_rng, live, trick_cards, voids = round_scratch(players)
         hands_out = np.empty(players, dtype=np.uint64)
         bids_out = np.empty(players, dtype=np.int8)
         tricks_out = np.empty(players, dtype=np.int8)
@@ -54,14 +49,12 @@ def candidate_rounds_kernel(seed, indices, players, r, hook, seat_slot, slot_kin
         for i in range(blk * BLOCK, hi):
             index = indices[i]
             for j in range(k):
-                deal_rng[0] = stream_key(seed, index, DEAL_STREAM)
-                play_rng[0] = stream_key(seed, index, PLAY_STREAM)
                 my_bids[seat] = candidates[j]
-                tu, _, _ = play_round(players, r, hook, seat_slot, slot_kind, slot_params, table,
-                                      fixed_hands, turn_up_pool, fixed_trump, bid_mode, my_bids,
-                                      deal_rng, play_rng, live, trick_cards, voids,
-                                      hands_out, bids_out, tricks_out, scores_out,
-                                      False, log_cards, log_leader, log_winner)
+                key_streams(seed, index, deal_rng, play_rng)
+                tu, _, _ = play_round(players, r, hook, seat_slot, slot_kind, slot_params, table, fixed_hands,
+                                      turn_up_pool, fixed_trump, bid_mode, my_bids, deal_rng, play_rng, live,
+                                      trick_cards, voids, hands_out, bids_out, tricks_out, scores_out, False,
+                                      log_cards, log_leader, log_winner)
                 if j == 0:
                     turn_up[i] = tu
                     total = 0

@@ -87,6 +87,13 @@ def one_thread_if(small: bool):
     return numba_threads(1) if small else contextlib.nullcontext()
 
 
+def _trick_logs(rows: int, tricks: int, players: int):
+    """Zeroed trick-log arrays for ``rows`` rounds (or games) of ``tricks`` tricks: the cards in order of
+    play (rows, tricks * players) and each trick's leader and winner (rows, tricks), int8."""
+    return (np.zeros((rows, tricks * players), np.int8), np.zeros((rows, tricks), np.int8),
+            np.zeros((rows, tricks), np.int8))
+
+
 @dataclass
 class RoundBatch:
     """Rounds of one size, in seat order (index 0 = seat 1, the last column is the dealer)."""
@@ -155,10 +162,7 @@ def simulate_rounds(players: int, r: int, n_rounds: int, policies="random", *, h
     tricks = np.zeros((n, p), np.int8)
     scores = np.zeros((n, p), np.int16)
     accepted = np.zeros(n, np.bool_)
-    rows = n if trick_log else 1
-    log_cards = np.zeros((rows, r * p), np.int8)
-    log_leader = np.zeros((rows, r), np.int8)
-    log_winner = np.zeros((rows, r), np.int8)
+    log_cards, log_leader, log_winner = _trick_logs(n if trick_log else 1, r, p)
     with numba_threads(threads), one_thread_if(n <= BLOCK):
         simulate_rounds_kernel(np.uint64(seed), np.int64(first_index), p, r, cfg.hook, seat_slot, slots.kinds,
                                slots.params, slots.table, fixed_hands, turn_up_pool, np.int64(fixed_trump),
@@ -313,10 +317,7 @@ def simulate_games(players: int, n_games: int, policies="random", *, hook: bool 
     bids = np.zeros((n, R, p), np.int8)
     tricks = np.zeros((n, R, p), np.int8)
     scores = np.zeros((n, R, p), np.int16)
-    rows = n if trick_log else 1
-    log_cards = np.zeros((rows, p * T), np.int8)
-    log_leader = np.zeros((rows, T), np.int8)
-    log_winner = np.zeros((rows, T), np.int8)
+    log_cards, log_leader, log_winner = _trick_logs(n if trick_log else 1, T, p)
     with numba_threads(threads), one_thread_if(n <= GAME_BLOCK):
         simulate_games_kernel(np.uint64(seed), game_ids, p, cfg.hook, player_slot, slots.kinds, slots.params,
                               slots.table, bool(trick_log), first_dealer, hands, turn_up, trump, bids, tricks,
@@ -336,14 +337,11 @@ def _with_python_players(kind, players, r, n, names, hook, seed, first, trick_lo
         raise ConfigError("fixing hands, trump or bids in advance is for wizsim's own policies, not Python players")
     p = players
     if kind is RoundBatch:
-        rows = n if trick_log else 1
         batch = RoundBatch(p, r, seed, first, names, np.zeros((n, p), np.uint64), np.zeros(n, np.int8),
                            np.zeros(n, np.int8), np.zeros((n, p), np.int8), np.zeros((n, p), np.int8),
                            np.zeros((n, p), np.int16), np.zeros(n, np.bool_))
         if trick_log:
-            batch.log_cards = np.zeros((rows, r * p), np.int8)
-            batch.log_leader = np.zeros((rows, r), np.int8)
-            batch.log_winner = np.zeros((rows, r), np.int8)
+            batch.log_cards, batch.log_leader, batch.log_winner = _trick_logs(n, r, p)
         python_rounds(batch, hook, trick_log)
         return batch
     R = n_game_rounds(p)
@@ -352,8 +350,6 @@ def _with_python_players(kind, players, r, n, names, hook, seed, first, trick_lo
                       np.zeros((n, R), np.int8), np.zeros((n, R), np.int8), np.zeros((n, R, p), np.int8),
                       np.zeros((n, R, p), np.int8), np.zeros((n, R, p), np.int16))
     if trick_log:
-        batch.log_cards = np.zeros((n, p * T), np.int8)
-        batch.log_leader = np.zeros((n, T), np.int8)
-        batch.log_winner = np.zeros((n, T), np.int8)
+        batch.log_cards, batch.log_leader, batch.log_winner = _trick_logs(n, T, p)
     python_games(batch, hook, trick_log)
     return batch

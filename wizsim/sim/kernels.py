@@ -13,8 +13,8 @@ from numba import prange
 from wizsim._jit import kernel, parallel_kernel
 from wizsim.cards import FULL_DECK_MASK
 from wizsim.config import n_game_rounds
-from wizsim.deal.kernels import DEAL_STREAM, GAME_STREAM, PLAY_STREAM, rand_below, stream_key
-from wizsim.sim.round import BID_FREE, TRUMP_BY_RULES, play_round
+from wizsim.deal.kernels import GAME_STREAM, rand_below, stream_key
+from wizsim.sim.round import BID_FREE, TRUMP_BY_RULES, key_streams, play_round, round_scratch
 
 BLOCK = 512
 GAME_BLOCK = 16
@@ -35,22 +35,14 @@ def simulate_rounds_kernel(seed, first_index, players, r, hook, seat_slot, slot_
     n = hands.shape[0]
     n_blocks = (n + BLOCK - 1) // BLOCK
     for blk in prange(n_blocks):
-        live = np.empty(players, dtype=np.uint64)
-        trick_cards = np.empty(players, dtype=np.int8)
-        voids = np.empty(players, dtype=np.int8)
-        deal_rng = np.empty(1, dtype=np.uint64)
-        play_rng = np.empty(1, dtype=np.uint64)
-        hi = min(blk * BLOCK + BLOCK, n)
-        for i in range(blk * BLOCK, hi):
-            index = first_index + i
-            deal_rng[0] = stream_key(seed, index, DEAL_STREAM)
-            play_rng[0] = stream_key(seed, index, PLAY_STREAM)
+        deal_rng, play_rng, live, trick_cards, voids = round_scratch(players)
+        for i in range(blk * BLOCK, min(blk * BLOCK + BLOCK, n)):
             li = i if want_log else 0
-            tu, tr, ok = play_round(players, r, hook, seat_slot, slot_kind, slot_params, table,
-                                    fixed_hands, turn_up_pool, fixed_trump, bid_mode, fixed_bids,
-                                    deal_rng, play_rng, live, trick_cards, voids,
-                                    hands[i], bids[i], tricks[i], scores[i],
-                                    want_log, log_cards[li], log_leader[li], log_winner[li])
+            key_streams(seed, first_index + i, deal_rng, play_rng)
+            tu, tr, ok = play_round(players, r, hook, seat_slot, slot_kind, slot_params, table, fixed_hands,
+                                    turn_up_pool, fixed_trump, bid_mode, fixed_bids, deal_rng, play_rng, live,
+                                    trick_cards, voids, hands[i], bids[i], tricks[i], scores[i], want_log,
+                                    log_cards[li], log_leader[li], log_winner[li])
             turn_up[i] = tu
             trump[i] = tr
             accepted[i] = ok
@@ -76,11 +68,7 @@ def simulate_games_kernel(seed, game_ids, players, hook, player_slot, slot_kind,
     n_blocks = (n + GAME_BLOCK - 1) // GAME_BLOCK
     for blk in prange(n_blocks):
         # scratch once per block of games: a game is only ~10 us, allocations would show
-        live = np.empty(players, dtype=np.uint64)
-        trick_cards = np.empty(players, dtype=np.int8)
-        voids = np.empty(players, dtype=np.int8)
-        deal_rng = np.empty(1, dtype=np.uint64)
-        play_rng = np.empty(1, dtype=np.uint64)
+        deal_rng, play_rng, live, trick_cards, voids = round_scratch(players)
         seat_slot = np.empty(players, dtype=np.int8)
         fixed_hands = np.zeros(players, dtype=np.uint64)
         bid_mode = np.full(players, BID_FREE, dtype=np.int8)
@@ -90,14 +78,14 @@ def simulate_games_kernel(seed, game_ids, players, hook, player_slot, slot_kind,
         for g in range(blk * GAME_BLOCK, min(blk * GAME_BLOCK + GAME_BLOCK, n)):
             _play_game(seed, game_ids[g], g, players, rounds_per_game, hook, player_slot, slot_kind, slot_params, table,
                        want_log, first_dealer, hands, turn_up, trump, bids, tricks, scores, log_cards, log_leader,
-                       log_winner, live, trick_cards, voids, deal_rng, play_rng, seat_slot, fixed_hands,
-                       bid_mode, fixed_bids, turn_up_pool, game_rng)
+                       log_winner, deal_rng, play_rng, live, trick_cards, voids, seat_slot, fixed_hands, bid_mode,
+                       fixed_bids, turn_up_pool, game_rng)
 
 
 @kernel
 def _play_game(seed, gid, g, players, rounds_per_game, hook, player_slot, slot_kind, slot_params, table, want_log,
                first_dealer, hands, turn_up, trump, bids, tricks, scores, log_cards, log_leader, log_winner,
-               live, trick_cards, voids, deal_rng, play_rng, seat_slot, fixed_hands, bid_mode, fixed_bids,
+               deal_rng, play_rng, live, trick_cards, voids, seat_slot, fixed_hands, bid_mode, fixed_bids,
                turn_up_pool, game_rng):
     """Game ``g`` (row g of the outputs, random streams of game id ``gid``); the rest is scratch."""
     game_rng[0] = stream_key(seed, gid, GAME_STREAM)
@@ -112,17 +100,13 @@ def _play_game(seed, gid, g, players, rounds_per_game, hook, player_slot, slot_k
         d = (dealer + k) % players
         for s in range(players):
             seat_slot[s] = player_slot[g, (d + 1 + s) % players]
-        index = gid * rounds_per_game + k
-        deal_rng[0] = stream_key(seed, index, DEAL_STREAM)
-        play_rng[0] = stream_key(seed, index, PLAY_STREAM)
         lc = log_cards[li, off * players:(off + r) * players] if want_log else log_cards[0]
         ll = log_leader[li, off:off + r] if want_log else log_leader[0]
         lw = log_winner[li, off:off + r] if want_log else log_winner[0]
-        tu, tr, ok = play_round(players, r, hook, seat_slot, slot_kind, slot_params, table,
-                                fixed_hands, turn_up_pool, TRUMP_BY_RULES, bid_mode, fixed_bids,
-                                deal_rng, play_rng, live, trick_cards, voids,
-                                hands[g, k], bids[g, k], tricks[g, k], scores[g, k],
-                                want_log, lc, ll, lw)
+        key_streams(seed, gid * rounds_per_game + k, deal_rng, play_rng)
+        tu, tr, ok = play_round(players, r, hook, seat_slot, slot_kind, slot_params, table, fixed_hands, turn_up_pool,
+                                TRUMP_BY_RULES, bid_mode, fixed_bids, deal_rng, play_rng, live, trick_cards, voids,
+                                hands[g, k], bids[g, k], tricks[g, k], scores[g, k], want_log, lc, ll, lw)
         turn_up[g, k] = tu
         trump[g, k] = tr
         off += r

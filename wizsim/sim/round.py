@@ -21,11 +21,21 @@ from __future__ import annotations
 
 import numpy as np
 
-from wizsim._jit import kernel
+from wizsim._jit import inline_kernel, kernel
 from wizsim.bits import ZERO, lowest_bit
 from wizsim.cards import N_CARDS
-from wizsim.deal.kernels import deal_round, draw_below_mask
-from wizsim.policies.dispatch import RANDOM, choose_bid, choose_trump
+from wizsim.deal.kernels import DEAL_STREAM, PLAY_STREAM, deal_round, draw_below_mask, stream_key
+from wizsim.policies.dispatch import (
+    RANDOM,
+    any_search,
+    choose_bid,
+    choose_bid_light,
+    choose_trump,
+    choose_trump_light,
+    seat_card,
+    seat_card_light,
+)
+from wizsim.policies.rollout import play_tricks
 from wizsim.rules.kernels import (
     DEALER_NAMES,
     LED_NONE,
@@ -36,7 +46,6 @@ from wizsim.rules.kernels import (
     score_round,
     trump_of_turn_up,
 )
-from wizsim.sim.tricks import resume_tricks
 
 # The led code a trick takes when its first non-Jester card is this card (next_led from LED_NONE).
 _FIRST_LED = np.array([next_led.py_func(LED_NONE, c) for c in range(N_CARDS)], dtype=np.int8)
@@ -72,6 +81,25 @@ def play_round(players, r, hook, seat_slot, slot_kind, slot_params, table,
 
     A rejected round (``accepted`` False) stops after the bidding; its tricks and scores are 0.
     """
+    if any_search(players, seat_slot, slot_kind):
+        return _play_round(choose_trump, choose_bid, seat_card, players, r, hook, seat_slot, slot_kind, slot_params,
+                           table, fixed_hands, turn_up_pool, fixed_trump, bid_mode, fixed_bids, deal_rng, play_rng,
+                           live, trick_cards, voids, hands_out, bids_out, tricks_out, scores_out, want_log,
+                           log_cards, log_leader, log_winner)
+    return _play_round(choose_trump_light, choose_bid_light, seat_card_light, players, r, hook, seat_slot, slot_kind,
+                       slot_params, table, fixed_hands, turn_up_pool, fixed_trump, bid_mode, fixed_bids, deal_rng,
+                       play_rng, live, trick_cards, voids, hands_out, bids_out, tricks_out, scores_out, want_log,
+                       log_cards, log_leader, log_winner)
+
+
+@inline_kernel
+def _play_round(pick_trump, pick_bid, pick_card, players, r, hook, seat_slot, slot_kind, slot_params, table,
+                fixed_hands, turn_up_pool, fixed_trump, bid_mode, fixed_bids,
+                deal_rng, play_rng, live, trick_cards, voids,
+                hands_out, bids_out, tricks_out, scores_out,
+                want_log, log_cards, log_leader, log_winner):
+    """``play_round`` with these deciders (``dispatch.choose_trump``, ``choose_bid``, ``seat_card`` or
+    their light twins): compiled once for each set."""
     turn_up = deal_round(deal_rng, players, r, fixed_hands, turn_up_pool, hands_out)
     dealer = players - 1
     trump = trump_of_turn_up(turn_up)
@@ -79,8 +107,8 @@ def play_round(players, r, hook, seat_slot, slot_kind, slot_params, table,
         trump = fixed_trump  # the advisor's given trump; never the last round's "none"
     elif trump == DEALER_NAMES:
         slot = seat_slot[dealer]
-        trump = choose_trump(slot_kind[slot], slot_params[slot], table, players, r, hook, hands_out[dealer], turn_up,
-                             play_rng)
+        trump = pick_trump(slot_kind[slot], slot_params[slot], table, players, r, hook, hands_out[dealer], turn_up,
+                           play_rng)
 
     for s in range(players):
         bids_out[s] = -1
@@ -97,8 +125,8 @@ def play_round(players, r, hook, seat_slot, slot_kind, slot_params, table,
             b = fixed_bids[s]
         else:
             slot = seat_slot[s]
-            b = choose_bid(slot_kind[slot], slot_params[slot], table, s, players, r, hook, hands_out[s],
-                           turn_up, trump, bids_out, forbidden, play_rng)
+            b = pick_bid(slot_kind[slot], slot_params[slot], table, s, players, r, hook, hands_out[s], turn_up, trump,
+                         bids_out, forbidden, play_rng)
             if mode == BID_CONDITION and b != fixed_bids[s]:
                 return turn_up, trump, False
         bids_out[s] = b
@@ -111,18 +139,34 @@ def play_round(players, r, hook, seat_slot, slot_kind, slot_params, table,
         _random_tricks(players, r, trump, live, play_rng, tricks_out, want_log, log_cards, log_leader, log_winner)
     else:
         seat_played = np.zeros(players, np.uint64)
-        resume_tricks(players, r, hook, turn_up, trump, seat_slot, slot_kind, slot_params, table, play_rng, live,
-                      bids_out, tricks_out, seat_played, voids, trick_cards, 0, 0, ZERO, want_log, log_cards,
-                      log_leader, log_winner)
+        play_tricks(pick_card, (r, hook, seat_slot, slot_kind, slot_params, table, play_rng), players, turn_up, trump,
+                    live, bids_out, tricks_out, seat_played, voids, trick_cards, 0, 0, ZERO, r * players, want_log,
+                    log_cards, log_leader, log_winner)
     for s in range(players):
         scores_out[s] = score_round(bids_out[s], tricks_out[s])
     return turn_up, trump, True
 
 
 @kernel
+def round_scratch(players):
+    """``play_round``'s scratch (deal and play streams, live hands, the trick, voids), allocated once
+    for a block of rounds."""
+    return (np.empty(1, np.uint64), np.empty(1, np.uint64), np.empty(players, np.uint64), np.empty(players, np.int8),
+            np.empty(players, np.int8))
+
+
+@inline_kernel
+def key_streams(seed, index, deal_rng, play_rng):
+    """Start the deal and play streams of round ``index`` of the run ``seed``: a round depends on these
+    two numbers only."""
+    deal_rng[0] = stream_key(seed, index, DEAL_STREAM)
+    play_rng[0] = stream_key(seed, index, PLAY_STREAM)
+
+
+@kernel
 def _random_tricks(players, r, trump, live, play_rng, tricks_out, want_log, log_cards, log_leader, log_winner):
     """The r tricks with the random policy in every seat: the same draws and results as the general
-    loop (``tricks.resume_tricks``) gives that table, without the bookkeeping only other policies read
+    loop (``rollout.play_tricks``) gives that table, without the bookkeeping only other policies read
     (played cards, voids, the trick so far). The play stream's state stays in a register, and the
     winner so far is a select on a strength table, not a branch on random data."""
     state = play_rng[0]

@@ -38,7 +38,7 @@ from wizsim.bits import bit, lowest_bit, popcount
 from wizsim.cards import FIRST_JESTER, FIRST_WIZARD, format_card, format_cards, mask_to_cards
 from wizsim.deal.kernels import PLAY_STREAM, stream_key
 from wizsim.policies import make_slots
-from wizsim.policies.dispatch import choose_card
+from wizsim.policies.dispatch import SEARCH, choose_card
 from wizsim.policies.rollout import close_trick, play_card
 from wizsim.rules.kernels import LED_NONE, legal_mask
 from wizsim.sim.driver import simulate_rounds
@@ -141,7 +141,7 @@ class Table:
         return int(choose_card(self.slots.kinds[slot], self.slots.params[slot], self.slots.table, s, PLAYERS, self.r,
                                False, self.live[s], legal, self.turn_up, self.trump, self.bids, self.tricks,
                                self.seat_played, self.played, self.trick_cards, self.n, self.led, self.win_pos,
-                               self.voids, self.rng))
+                               self.voids, self.rng, True if self.slots.kinds[slot] == SEARCH else None, None))
 
     def legal(self, s: int) -> int:
         return popcount(legal_mask(self.live[s], self.led))

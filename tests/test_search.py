@@ -16,6 +16,7 @@ from wizsim.cli import main
 from wizsim.config import ConfigError
 from wizsim.deal.kernels import stream_key
 from wizsim.policies import check_policy, make_slots, policy_entry
+from wizsim.policies.dispatch import kernel_ext
 from wizsim.sim.round import BID_FORCED, BID_FREE, TRUMP_BY_RULES, play_round
 
 SMALL = "search:worlds=8:doublings=1"
@@ -48,7 +49,8 @@ def _round(players, r, seat_policies, hands_fixed, turn_up, deal_seed, play_seed
     play_round(players, r, False, seat_slot, slots.kinds, slots.params, slots.table, fixed, bit(turn_up),
                TRUMP_BY_RULES, bid_mode, fixed_bids, deal_rng, play_rng, np.zeros(players, np.uint64),
                np.zeros(players, np.int8), np.zeros(players, np.int8), out["hands"], out["bids"], out["tricks"],
-               out["scores"], True, out["log"], np.zeros(r, np.int8), np.zeros(r, np.int8))
+               out["scores"], True, out["log"], np.zeros(r, np.int8), np.zeros(r, np.int8),
+               kernel_ext(slots.kinds))
     return out
 
 

@@ -127,16 +127,31 @@ def _cached(dispatcher):
     return dispatcher
 
 
-def needs_compile(*dispatchers) -> bool:
+def _takes_ext(dispatcher) -> bool:
+    code = dispatcher.py_func.__code__
+    return code.co_argcount > 0 and code.co_varnames[code.co_argcount - 1] == "ext"
+
+
+def needs_compile(*dispatchers, ext=None) -> bool:
     """Whether any of these kernels has no machine code for its current source in Numba's disk
-    cache, so that its first call will compile (tens of seconds for the big ones). A guess for the
-    user's benefit, read from Numba's cache index; False when it cannot tell."""
+    cache, so that its first call will compile (tens of seconds for the big ones). A kernel whose last
+    argument is ``ext`` (``policies.dispatch.kernel_ext``) is compiled once for None and once for a
+    tuple: ``ext`` says which this call needs. A guess for the user's benefit, read from Numba's cache
+    index; False when it cannot tell."""
     if not CACHE:
         return False
     if _cache_off_reason is not None:  # compiled in memory: every run compiles
         return True
     try:
-        return any(not d._cache._cache_file._load_index() for d in dispatchers)
+        from numba.core import types
+
+        for d in dispatchers:
+            keys = d._cache._cache_file._load_index()
+            if not keys:
+                return True
+            if _takes_ext(d) and not any(isinstance(key[0][-1], types.NoneType) == (ext is None) for key in keys):
+                return True
+        return False
     except Exception:  # a private Numba interface: when it changes, say nothing rather than fail
         return False
 

@@ -99,7 +99,7 @@ def render_tournament(res) -> str:
     for r in sorted(res.by_round["round"].unique()):
         cells = [f"{table.loc[(r, n), 'bid_accuracy']:>11.1%} / {table.loc[(r, n), 'mean_abs_bid_error']:>5.2f}"
                  for n in names]
-        lines.append(f"{r:>5}  " + "  ".join(f"{c:>{max(20, len(n))}}" for c, n in zip(cells, names)))
+        lines.append(f"{r:>5}  " + "  ".join(f"{c:>{max(20, len(n))}}" for c, n in zip(cells, names, strict=True)))
     return "\n".join(lines)
 
 

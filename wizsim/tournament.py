@@ -58,9 +58,9 @@ from wizsim.policies import seat_policies
 from wizsim.policies.registry import USER_PLAYERS, is_user_player, looks_like_player_spec
 from wizsim.sim.driver import simulate_games
 from wizsim.sim.plan import DEAL_CHUNK, estimate_seconds, make_plan
+from wizsim.stats import Z95, json_float
 
 DASK_TASK_SECONDS = 2.0
-from wizsim.stats import Z95, json_float
 
 
 def distinct_rotations(policies: list[str]) -> int:

@@ -191,11 +191,12 @@ def opponent_action(players, r, hook, kind, params, table, scal, live, seat_play
     trump = scal[i, S_TRUMP]
     rng = play_rng[i:i + 1]
     if ph == PH_TRUMP:
-        return TRUMP_ACTION + choose_trump(kind, params, table, players, r, hook, hand, scal[i, S_TURN_UP], rng)
+        return TRUMP_ACTION + choose_trump(kind, params, table, players, r, hook, hand, scal[i, S_TURN_UP], rng, True,
+                                           None)
     if ph == PH_BID:
         forbidden = forbidden_bid(hook, s, players, r, scal[i, S_TOTAL])
         return BID_ACTION + choose_bid(kind, params, table, s, players, r, hook, hand, scal[i, S_TURN_UP], trump,
-                                       bids[i], forbidden, rng)
+                                       bids[i], forbidden, rng, True, None)
     played = ZERO
     for k in range(players):
         played |= seat_played[i, k]
@@ -203,7 +204,7 @@ def opponent_action(players, r, hook, kind, params, table, scal, live, seat_play
     legal = legal_mask(hand, led)
     return choose_card(kind, params, table, s, players, r, hook, hand, legal, scal[i, S_TURN_UP], trump, bids[i],
                        tricks[i], seat_played[i], played, trick_cards[i], scal[i, S_N], led, scal[i, S_WIN], voids[i],
-                       rng)
+                       rng, True, None)
 
 
 @lean_kernel

@@ -30,6 +30,11 @@ Each ``choose_*`` has a ``choose_*_light`` twin with the same arguments for ever
 policy: a kernel that cannot meet a search seat calls those (the round kernel picks per round). The
 compiler folds the search policy's large code into whatever calls it, and a loop that carries it runs
 at two thirds of its speed even where it never takes that branch.
+
+``choose_*`` end in ``search, user``: ``search`` None (the type, not a value) drops the search branch at
+compile time, so a kernel compiled for a table without search holds none of its code (it would double
+a first run's compile time); the kernels take them as one argument ``ext`` (``kernel_ext``): None, or
+the tuple (search, user), unpacked where a non-inlined kernel can test each against None.
 """
 
 from __future__ import annotations
@@ -46,9 +51,10 @@ KINDS = (RANDOM, HEURISTIC, SEARCH)  # a kind without its branch below would pla
 
 
 @inline_kernel
-def choose_bid(kind, params, table, seat, players, r, hook, hand, turn_up, trump, bids, forbidden, rng):
-    if kind == SEARCH:
-        return search_bid(params, table, seat, players, r, hook, hand, turn_up, trump, bids, forbidden, rng)
+def choose_bid(kind, params, table, seat, players, r, hook, hand, turn_up, trump, bids, forbidden, rng, search, user):
+    if search is not None:
+        if kind == SEARCH:
+            return search_bid(params, table, seat, players, r, hook, hand, turn_up, trump, bids, forbidden, rng)
     return choose_bid_light(kind, params, table, seat, players, r, hook, hand, turn_up, trump, bids, forbidden, rng)
 
 
@@ -61,10 +67,11 @@ def choose_bid_light(kind, params, table, seat, players, r, hook, hand, turn_up,
 
 @inline_kernel
 def choose_card(kind, params, table, seat, players, r, hook, hand, legal, turn_up, trump, bids, tricks,
-                seat_played, played, trick_cards, n_in_trick, led, winning_pos, voids, rng):
-    if kind == SEARCH:
-        return search_card(params, table, seat, players, r, hook, hand, legal, turn_up, trump, bids, tricks,
-                           seat_played, played, trick_cards, n_in_trick, voids, rng)
+                seat_played, played, trick_cards, n_in_trick, led, winning_pos, voids, rng, search, user):
+    if search is not None:
+        if kind == SEARCH:
+            return search_card(params, table, seat, players, r, hook, hand, legal, turn_up, trump, bids, tricks,
+                               seat_played, played, trick_cards, n_in_trick, voids, rng)
     return choose_card_light(kind, params, table, seat, players, r, hook, hand, legal, turn_up, trump, bids, tricks,
                              seat_played, played, trick_cards, n_in_trick, led, winning_pos, voids, rng)
 
@@ -79,9 +86,10 @@ def choose_card_light(kind, params, table, seat, players, r, hook, hand, legal, 
 
 
 @inline_kernel
-def choose_trump(kind, params, table, players, r, hook, hand, turn_up, rng):
-    if kind == SEARCH:
-        return search_trump(params, table, players, r, hook, hand, turn_up, rng)
+def choose_trump(kind, params, table, players, r, hook, hand, turn_up, rng, search, user):
+    if search is not None:
+        if kind == SEARCH:
+            return search_trump(params, table, players, r, hook, hand, turn_up, rng)
     return choose_trump_light(kind, params, table, players, r, hook, hand, turn_up, rng)
 
 
@@ -101,27 +109,37 @@ def any_search(players, seat_slot, slot_kind):
     return found
 
 
+def kernel_ext(kinds):
+    """The ``ext`` argument of the kernels for a table of these slot kinds: None when no seat plays the
+    search policy, so that the kernels compile without its code; else ``(True, None)``: (the search
+    policy's branch on, no user player)."""
+    return (True, None) if SEARCH in {int(k) for k in kinds} else None
+
+
 # The trick loop's choosers (``rollout.play_tricks``): the card of the policy in the seat, ``ctx`` =
-# (r, hook, seat_slot, slot_kind, slot_params, table, rng).
-
-
-@inline_kernel
-def seat_card(ctx, seat, players, hand, legal, turn_up, trump, bids, tricks, seat_played, played, trick_cards,
-              n_in_trick, led, winning_pos, voids):
-    r, hook, seat_slot, slot_kind, slot_params, table, rng = ctx
-    slot = seat_slot[seat]
-    return choose_card(slot_kind[slot], slot_params[slot], table, seat, players, r, hook, hand, legal, turn_up, trump,
-                       bids, tricks, seat_played, played, trick_cards, n_in_trick, led, winning_pos, voids, rng)
+# (r, hook, seat_slot, slot_kind, slot_params, table, rng, user). One chooser per combination of what the
+# table may reach (``round._play_round_ext`` picks): the ``None`` they pass is a constant, so Numba drops
+# the branch it guards at compile time.
 
 
 @inline_kernel
 def seat_card_light(ctx, seat, players, hand, legal, turn_up, trump, bids, tricks, seat_played, played,
                     trick_cards, n_in_trick, led, winning_pos, voids):
-    r, hook, seat_slot, slot_kind, slot_params, table, rng = ctx
+    r, hook, seat_slot, slot_kind, slot_params, table, rng, user = ctx
     slot = seat_slot[seat]
     return choose_card_light(slot_kind[slot], slot_params[slot], table, seat, players, r, hook, hand, legal, turn_up,
                              trump, bids, tricks, seat_played, played, trick_cards, n_in_trick, led, winning_pos,
                              voids, rng)
+
+
+@inline_kernel
+def seat_card_search(ctx, seat, players, hand, legal, turn_up, trump, bids, tricks, seat_played, played, trick_cards,
+                     n_in_trick, led, winning_pos, voids):
+    r, hook, seat_slot, slot_kind, slot_params, table, rng, user = ctx
+    slot = seat_slot[seat]
+    return choose_card(slot_kind[slot], slot_params[slot], table, seat, players, r, hook, hand, legal, turn_up, trump,
+                       bids, tricks, seat_played, played, trick_cards, n_in_trick, led, winning_pos, voids, rng, True,
+                       None)
 
 
 ALL_SUITS = 0b1111

@@ -21,7 +21,7 @@ BLOCK = 64
 @parallel_kernel
 def candidate_rounds_kernel(seed, indices, players, r, hook, seat_slot, slot_kind, slot_params, table,
                             fixed_hands, turn_up_pool, fixed_trump, bid_mode, fixed_bids, seat, candidates,
-                            want_hands, tricks, turn_up, hands, earlier):
+                            want_hands, tricks, turn_up, hands, earlier, ext):
     """Rounds ``indices`` (n,) int64 of the run ``seed``, each once per candidate bid.
 
     seat : int, the advisor's 0-based seat (its ``bid_mode`` entry must be ``BID_FORCED``).
@@ -29,7 +29,7 @@ def candidate_rounds_kernel(seed, indices, players, r, hook, seat_slot, slot_kin
     tricks the advisor took bidding ``candidates[j]``; turn_up (n,) int8; hands (n, players) uint64,
     the deal (only when want_hands, else any (1, players) array, untouched); earlier (n,) int16, the
     total of the bids made before the advisor's (what the hook reads).
-    The other arguments are those of ``round.play_round``, the same for every round; no seat may be
+    The other arguments (``ext`` too) are those of ``round.play_round``, the same for every round; no seat may be
     ``BID_CONDITION``.
     """
     n = indices.shape[0]
@@ -54,7 +54,7 @@ def candidate_rounds_kernel(seed, indices, players, r, hook, seat_slot, slot_kin
                 tu, _, _ = play_round(players, r, hook, seat_slot, slot_kind, slot_params, table, fixed_hands,
                                       turn_up_pool, fixed_trump, bid_mode, my_bids, deal_rng, play_rng, live,
                                       trick_cards, voids, hands_out, bids_out, tricks_out, scores_out, False,
-                                      log_cards, log_leader, log_winner)
+                                      log_cards, log_leader, log_winner, ext)
                 if j == 0:
                     turn_up[i] = tu
                     total = 0

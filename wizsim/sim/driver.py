@@ -25,6 +25,7 @@ from wizsim.config import (
     n_game_rounds,
 )
 from wizsim.policies import PolicySlots, make_slots, seat_policies
+from wizsim.policies.dispatch import kernel_ext
 from wizsim.policies.registry import is_user_player, looks_like_player_spec, seat_name
 from wizsim.sim.kernels import BLOCK, GAME_BLOCK, simulate_games_kernel, simulate_rounds_kernel
 from wizsim.sim.round import BID_FREE, TRUMP_BY_RULES
@@ -167,7 +168,7 @@ def simulate_rounds(players: int, r: int, n_rounds: int, policies="random", *, h
         simulate_rounds_kernel(np.uint64(seed), np.int64(first_index), p, r, cfg.hook, seat_slot, slots.kinds,
                                slots.params, slots.table, fixed_hands, turn_up_pool, np.int64(fixed_trump),
                                bid_mode, fixed_bids, bool(trick_log), hands, turn_up, trump, bids, tricks,
-                               scores, accepted, log_cards, log_leader, log_winner)
+                               scores, accepted, log_cards, log_leader, log_winner, kernel_ext(slots.kinds))
     batch = RoundBatch(p, r, seed, first_index, names, hands, turn_up, trump, bids, tricks, scores, accepted)
     if trick_log:
         batch.log_cards, batch.log_leader, batch.log_winner = log_cards, log_leader, log_winner
@@ -321,7 +322,7 @@ def simulate_games(players: int, n_games: int, policies="random", *, hook: bool 
     with numba_threads(threads), one_thread_if(n <= GAME_BLOCK):
         simulate_games_kernel(np.uint64(seed), game_ids, p, cfg.hook, player_slot, slots.kinds, slots.params,
                               slots.table, bool(trick_log), first_dealer, hands, turn_up, trump, bids, tricks,
-                              scores, log_cards, log_leader, log_winner)
+                              scores, log_cards, log_leader, log_winner, kernel_ext(slots.kinds))
     batch = GameBatch(p, seed, game_ids, [list(r) for r in player_policies], first_dealer, hands, turn_up, trump,
                       bids, tricks, scores)
     if trick_log:

@@ -29,11 +29,9 @@ from wizsim.policies.dispatch import (
     RANDOM,
     any_search,
     choose_bid,
-    choose_bid_light,
     choose_trump,
-    choose_trump_light,
-    seat_card,
     seat_card_light,
+    seat_card_search,
 )
 from wizsim.policies.rollout import play_tricks
 from wizsim.rules.kernels import (
@@ -61,7 +59,7 @@ def play_round(players, r, hook, seat_slot, slot_kind, slot_params, table,
                fixed_hands, turn_up_pool, fixed_trump, bid_mode, fixed_bids,
                deal_rng, play_rng, live, trick_cards, voids,
                hands_out, bids_out, tricks_out, scores_out,
-               want_log, log_cards, log_leader, log_winner):
+               want_log, log_cards, log_leader, log_winner, ext):
     """Play one round; return ``(turn_up, trump, accepted)``.
 
     Parameters
@@ -78,28 +76,49 @@ def play_round(players, r, hook, seat_slot, slot_kind, slot_params, table,
         scores_out : (players,) int16. Filled in seat order.
     want_log : bool; log_cards : (r * players,) int8, cards in order of play; log_leader,
         log_winner : (r,) int8, 0-based seats. Written only when want_log.
+    ext : None (no seat can play the search policy: compiled without its code) or the tuple
+        ``dispatch.kernel_ext`` gives.
 
     A rejected round (``accepted`` False) stops after the bidding; its tricks and scores are 0.
     """
+    if ext is None:
+        return _play_round(seat_card_light, players, r, hook, seat_slot, slot_kind, slot_params, table, fixed_hands,
+                           turn_up_pool, fixed_trump, bid_mode, fixed_bids, deal_rng, play_rng, live, trick_cards,
+                           voids, hands_out, bids_out, tricks_out, scores_out, want_log, log_cards, log_leader,
+                           log_winner, None, None)
+    return _play_round_ext(players, r, hook, seat_slot, slot_kind, slot_params, table, fixed_hands, turn_up_pool,
+                           fixed_trump, bid_mode, fixed_bids, deal_rng, play_rng, live, trick_cards, voids, hands_out,
+                           bids_out, tricks_out, scores_out, want_log, log_cards, log_leader, log_winner, ext[0],
+                           ext[1])
+
+
+@kernel
+def _play_round_ext(players, r, hook, seat_slot, slot_kind, slot_params, table,
+                    fixed_hands, turn_up_pool, fixed_trump, bid_mode, fixed_bids,
+                    deal_rng, play_rng, live, trick_cards, voids,
+                    hands_out, bids_out, tricks_out, scores_out,
+                    want_log, log_cards, log_leader, log_winner, search, user):
+    """``play_round`` with ``ext`` = (search, user) unpacked: arguments here, so that Numba drops the
+    branches a None one guards. A round without a search seat takes the light deciders."""
     if any_search(players, seat_slot, slot_kind):
-        return _play_round(choose_trump, choose_bid, seat_card, players, r, hook, seat_slot, slot_kind, slot_params,
-                           table, fixed_hands, turn_up_pool, fixed_trump, bid_mode, fixed_bids, deal_rng, play_rng,
-                           live, trick_cards, voids, hands_out, bids_out, tricks_out, scores_out, want_log,
-                           log_cards, log_leader, log_winner)
-    return _play_round(choose_trump_light, choose_bid_light, seat_card_light, players, r, hook, seat_slot, slot_kind,
-                       slot_params, table, fixed_hands, turn_up_pool, fixed_trump, bid_mode, fixed_bids, deal_rng,
-                       play_rng, live, trick_cards, voids, hands_out, bids_out, tricks_out, scores_out, want_log,
-                       log_cards, log_leader, log_winner)
+        return _play_round(seat_card_search, players, r, hook, seat_slot, slot_kind, slot_params, table, fixed_hands,
+                           turn_up_pool, fixed_trump, bid_mode, fixed_bids, deal_rng, play_rng, live, trick_cards,
+                           voids, hands_out, bids_out, tricks_out, scores_out, want_log, log_cards, log_leader,
+                           log_winner, search, None)
+    return _play_round(seat_card_light, players, r, hook, seat_slot, slot_kind, slot_params, table, fixed_hands,
+                       turn_up_pool, fixed_trump, bid_mode, fixed_bids, deal_rng, play_rng, live, trick_cards,
+                       voids, hands_out, bids_out, tricks_out, scores_out, want_log, log_cards, log_leader,
+                       log_winner, None, None)
 
 
 @inline_kernel
-def _play_round(pick_trump, pick_bid, pick_card, players, r, hook, seat_slot, slot_kind, slot_params, table,
+def _play_round(pick_card, players, r, hook, seat_slot, slot_kind, slot_params, table,
                 fixed_hands, turn_up_pool, fixed_trump, bid_mode, fixed_bids,
                 deal_rng, play_rng, live, trick_cards, voids,
                 hands_out, bids_out, tricks_out, scores_out,
-                want_log, log_cards, log_leader, log_winner):
-    """``play_round`` with these deciders (``dispatch.choose_trump``, ``choose_bid``, ``seat_card`` or
-    their light twins): compiled once for each set."""
+                want_log, log_cards, log_leader, log_winner, search, user):
+    """``play_round`` with the trick loop's chooser ``pick_card`` (``dispatch.seat_card_*``) and the
+    deciders' ``search, user`` (see ``dispatch``): compiled once for each combination."""
     turn_up = deal_round(deal_rng, players, r, fixed_hands, turn_up_pool, hands_out)
     dealer = players - 1
     trump = trump_of_turn_up(turn_up)
@@ -107,8 +126,8 @@ def _play_round(pick_trump, pick_bid, pick_card, players, r, hook, seat_slot, sl
         trump = fixed_trump  # the advisor's given trump; never the last round's "none"
     elif trump == DEALER_NAMES:
         slot = seat_slot[dealer]
-        trump = pick_trump(slot_kind[slot], slot_params[slot], table, players, r, hook, hands_out[dealer], turn_up,
-                           play_rng)
+        trump = choose_trump(slot_kind[slot], slot_params[slot], table, players, r, hook, hands_out[dealer], turn_up,
+                             play_rng, search, user)
 
     for s in range(players):
         bids_out[s] = -1
@@ -125,8 +144,8 @@ def _play_round(pick_trump, pick_bid, pick_card, players, r, hook, seat_slot, sl
             b = fixed_bids[s]
         else:
             slot = seat_slot[s]
-            b = pick_bid(slot_kind[slot], slot_params[slot], table, s, players, r, hook, hands_out[s], turn_up, trump,
-                         bids_out, forbidden, play_rng)
+            b = choose_bid(slot_kind[slot], slot_params[slot], table, s, players, r, hook, hands_out[s], turn_up,
+                           trump, bids_out, forbidden, play_rng, search, user)
             if mode == BID_CONDITION and b != fixed_bids[s]:
                 return turn_up, trump, False
         bids_out[s] = b
@@ -139,7 +158,7 @@ def _play_round(pick_trump, pick_bid, pick_card, players, r, hook, seat_slot, sl
         _random_tricks(players, r, trump, live, play_rng, tricks_out, want_log, log_cards, log_leader, log_winner)
     else:
         seat_played = np.zeros(players, np.uint64)
-        play_tricks(pick_card, (r, hook, seat_slot, slot_kind, slot_params, table, play_rng), players, turn_up, trump,
+        play_tricks(pick_card, (r, hook, seat_slot, slot_kind, slot_params, table, play_rng, user), players, turn_up, trump,
                     live, bids_out, tricks_out, seat_played, voids, trick_cards, 0, 0, ZERO, r * players, want_log,
                     log_cards, log_leader, log_winner)
     for s in range(players):

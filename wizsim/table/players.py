@@ -22,7 +22,7 @@ import numpy as np
 from wizsim.bits import bit
 from wizsim.config import ConfigError
 from wizsim.deal.kernels import PLAY_STREAM, stream_key
-from wizsim.policies.dispatch import choose_bid, choose_card, choose_trump
+from wizsim.policies.dispatch import SEARCH, choose_bid, choose_card, choose_trump
 from wizsim.policies.registry import check_policy, make_slots
 from wizsim.policies.rollout import trick_status
 from wizsim.rules.kernels import forbidden_bid, legal_mask
@@ -82,18 +82,20 @@ class Player:
         """The decision ``obs.phase`` asks for, drawing from the stream ``rng`` ((1,) uint64, advanced)."""
         v = kernel_view(obs)
         s, p, r = v["seat"], v["players"], v["r"]
+        search = True if self._kind == SEARCH else None  # None: compiled without the search policy's code
         if obs.phase == "trump":
             return int(choose_trump(self._kind, self._params, self._table, p, r, v["hook"], v["hand"], v["turn_up"],
-                                    rng))
+                                    rng, search, None))
         if obs.phase == "bid":
             total = int(sum(b for b in obs.bids if b is not None))
             forbidden = forbidden_bid(v["hook"], s, p, r, total)
             return int(choose_bid(self._kind, self._params, self._table, s, p, r, v["hook"], v["hand"], v["turn_up"],
-                                  v["trump"], v["bids"], forbidden, rng))
+                                  v["trump"], v["bids"], forbidden, rng, search, None))
         if obs.phase == "card":
             return int(choose_card(self._kind, self._params, self._table, s, p, r, v["hook"], v["hand"], v["legal"],
                                    v["turn_up"], v["trump"], v["bids"], v["tricks"], v["seat_played"], v["played"],
-                                   v["trick_cards"], v["n"], v["led"], v["win_pos"], v["voids"], rng))
+                                   v["trick_cards"], v["n"], v["led"], v["win_pos"], v["voids"], rng, search,
+                                   None))
         raise ValueError(f"seat {obs.seat} has no decision to make: the phase is {obs.phase!r}")
 
 

@@ -14,6 +14,11 @@ file of the kernel itself: after an edit of ``round.py``, the cached ``simulate_
 (in ``kernels.py``) would go on running the old round. So wizsim's cache entries are stamped with a
 hash of the kernel's module and of every package module it imports, directly or not (and of the
 environment switches that change code generation): a change to any of them recompiles the kernel.
+
+A kernel specialized for functions passed as arguments (a user's jitted player, ``wizsim.jit``) is
+compiled in memory and never written to the cache: Numba would key the entry by the function object,
+which no later process has, and add a file on every run. Numba's parallel loop cannot carry such
+functions into its threads either, so those runs take ``serial_twin`` of the batch kernel.
 """
 
 from __future__ import annotations
@@ -105,8 +110,33 @@ class _PackageCacheImpl(CompileResultCacheImpl):
     _locator_classes = [_UserProvidedLocator, _InTreeLocator, _UserWideLocator]
 
 
+def _holds_function(ty) -> bool:
+    """Whether a Numba type is, or holds, a function object (a user's jitted player's functions)."""
+    from numba.core import types
+
+    if isinstance(ty, (types.Dispatcher, types.FunctionType)):
+        return True
+    if isinstance(ty, types.BaseTuple):
+        return any(_holds_function(t) for t in ty.types)
+    return False
+
+
 class _PackageFunctionCache(FunctionCache):
+    """Numba's disk cache, with one exception: a specialization for functions given as arguments (a
+    user's jitted player: ``wizsim.jit``) is compiled in memory. Numba keys such an entry by the
+    function object, which no later process has, so every run would add one more file."""
+
     _impl_class = _PackageCacheImpl
+
+    def load_overload(self, sig, target_context):
+        if any(_holds_function(t) for t in sig):
+            return None
+        return super().load_overload(sig, target_context)
+
+    def save_overload(self, sig, data):
+        if any(_holds_function(t) for t in sig):
+            return
+        super().save_overload(sig, data)
 
 
 _cache_off_reason: str | None = None  # set when no cache folder is writable: compile in memory
@@ -178,6 +208,13 @@ def inline_kernel(fn):
 def parallel_kernel(fn):
     """Parallel nopython kernel (``prange`` over independent batch rows), cached."""
     return _cached(njit(parallel=True, **_OPTIONS)(fn))
+
+
+@functools.cache
+def serial_twin(dispatcher):
+    """A serial copy of a parallel kernel (its ``prange`` a plain loop), for arguments Numba's parallel
+    loop cannot carry into its threads: a user's jitted functions (``sim.driver.run_batch``)."""
+    return _cached(njit(**_OPTIONS)(dispatcher.py_func))
 
 
 def lean_kernel(fn):

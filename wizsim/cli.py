@@ -96,18 +96,20 @@ def echo(result, as_json: bool) -> None:
 # What a first run of each command compiles, in seconds: measured on an empty Numba cache (2-core
 # AMD EPYC / Intel Xeon, numba 0.68), median of interleaved runs. A table with a search seat compiles
 # the search policy too.
-COMPILE_SECONDS = {"simulate": 13, "games": 15, "advise": 13, "advise-play": 14, "tournament": 15, "search": 30}
+COMPILE_SECONDS = {"simulate": 13, "games": 15, "advise": 13, "advise-play": 14, "tournament": 15, "search": 30,
+                   "jitted": 25}
 
 
 def kernels_ext(names):
     """The ``ext`` the kernels take for these policy names (``dispatch.kernel_ext``; None: no search)."""
     from wizsim.policies.dispatch import kernel_ext
-    from wizsim.policies.registry import is_user_player, looks_like_player_spec, policy_entry
+    from wizsim.policies.registry import is_user_player, jit_functions, looks_like_player_spec, policy_entry
 
     if isinstance(names, str):
         names = names.split(",")
+    user = next((jit_functions(n) for n in names if jit_functions(n) is not None), None)
     return kernel_ext([policy_entry(n).kind for n in names if isinstance(n, str) and n.strip()
-                       and not is_user_player(n) and not looks_like_player_spec(n)])
+                       and not is_user_player(n) and not looks_like_player_spec(n)], user)
 
 
 def announce_compile(*kernels, seconds: int, ext=None) -> None:
@@ -115,10 +117,13 @@ def announce_compile(*kernels, seconds: int, ext=None) -> None:
     terminal as it is, in a log prefixed ``wizsim: `` (progress and warnings go to stderr)."""
     from wizsim._jit import needs_compile
 
-    if needs_compile(*kernels, ext=ext):
+    prefix = "" if sys.stderr.isatty() else "wizsim: "
+    if ext is not None and ext[1] is not None:  # a user's jitted player: never in the disk cache (wizsim.jit)
+        click.echo(f"{prefix}Compiling wizsim's kernels for your jitted player: about {COMPILE_SECONDS['jitted']} s "
+                   f"on every run (Numba's cache cannot keep kernels made for a function).", err=True)
+    elif needs_compile(*kernels, ext=ext):
         if ext is not None:
             seconds = max(seconds, COMPILE_SECONDS["search"])
-        prefix = "" if sys.stderr.isatty() else "wizsim: "
         click.echo(f"{prefix}Compiling wizsim's kernels for this machine: once, about {seconds} s; later runs load "
                    f"them from Numba's cache.", err=True)
 

@@ -70,6 +70,7 @@ from wizsim.envs.encoding import (
     VOIDS,
 )
 from wizsim.policies.dispatch import choose_bid, choose_card, choose_trump
+from wizsim.policies.observation import observe
 from wizsim.policies.registry import check_policy, make_slots
 from wizsim.rules.kernels import (
     DEALER_NAMES,
@@ -191,20 +192,21 @@ def opponent_action(players, r, hook, kind, params, table, scal, live, seat_play
     trump = scal[i, S_TRUMP]
     rng = play_rng[i:i + 1]
     if ph == PH_TRUMP:
-        return TRUMP_ACTION + choose_trump(kind, params, table, players, r, hook, hand, scal[i, S_TURN_UP], rng, True,
-                                           None)
+        obs = observe(s, players, r, hook, hand, ZERO, -1, scal[i, S_TURN_UP], -1, bids[i], tricks[i], seat_played[i],
+                      ZERO, trick_cards[i], 0, LED_NONE, -1, voids[i])
+        return TRUMP_ACTION + choose_trump(kind, params, table, obs, rng, True, None)
     if ph == PH_BID:
         forbidden = forbidden_bid(hook, s, players, r, scal[i, S_TOTAL])
-        return BID_ACTION + choose_bid(kind, params, table, s, players, r, hook, hand, scal[i, S_TURN_UP], trump,
-                                       bids[i], forbidden, rng, True, None)
+        obs = observe(s, players, r, hook, hand, ZERO, forbidden, scal[i, S_TURN_UP], trump, bids[i], tricks[i],
+                      seat_played[i], ZERO, trick_cards[i], 0, LED_NONE, -1, voids[i])
+        return BID_ACTION + choose_bid(kind, params, table, obs, rng, True, None)
     played = ZERO
     for k in range(players):
         played |= seat_played[i, k]
     led = scal[i, S_LED]
-    legal = legal_mask(hand, led)
-    return choose_card(kind, params, table, s, players, r, hook, hand, legal, scal[i, S_TURN_UP], trump, bids[i],
-                       tricks[i], seat_played[i], played, trick_cards[i], scal[i, S_N], led, scal[i, S_WIN], voids[i],
-                       rng, True, None)
+    obs = observe(s, players, r, hook, hand, legal_mask(hand, led), -1, scal[i, S_TURN_UP], trump, bids[i], tricks[i],
+                  seat_played[i], played, trick_cards[i], scal[i, S_N], led, scal[i, S_WIN], voids[i])
+    return choose_card(kind, params, table, obs, rng, True, None)
 
 
 @lean_kernel

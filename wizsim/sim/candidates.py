@@ -36,7 +36,7 @@ def candidate_rounds_kernel(seed, indices, players, r, hook, seat_slot, slot_kin
     k = candidates.shape[0]
     n_blocks = (n + BLOCK - 1) // BLOCK
     for blk in prange(n_blocks):
-        deal_rng, play_rng, live, trick_cards, voids = round_scratch(players)
+        deal_rng, play_rng, live, trick_cards, voids, seat_played = round_scratch(players)
         hands_out = np.empty(players, dtype=np.uint64)
         bids_out = np.empty(players, dtype=np.int8)
         tricks_out = np.empty(players, dtype=np.int8)
@@ -53,7 +53,7 @@ def candidate_rounds_kernel(seed, indices, players, r, hook, seat_slot, slot_kin
                 key_streams(seed, index, deal_rng, play_rng)
                 tu, _, _ = play_round(players, r, hook, seat_slot, slot_kind, slot_params, table, fixed_hands,
                                       turn_up_pool, fixed_trump, bid_mode, my_bids, deal_rng, play_rng, live,
-                                      trick_cards, voids, hands_out, bids_out, tricks_out, scores_out, False,
+                                      trick_cards, voids, seat_played, hands_out, bids_out, tricks_out, scores_out, False,
                                       log_cards, log_leader, log_winner, ext)
                 if j == 0:
                     turn_up[i] = tu

@@ -35,13 +35,13 @@ def simulate_rounds_kernel(seed, first_index, players, r, hook, seat_slot, slot_
     n = hands.shape[0]
     n_blocks = (n + BLOCK - 1) // BLOCK
     for blk in prange(n_blocks):
-        deal_rng, play_rng, live, trick_cards, voids = round_scratch(players)
+        deal_rng, play_rng, live, trick_cards, voids, seat_played = round_scratch(players)
         for i in range(blk * BLOCK, min(blk * BLOCK + BLOCK, n)):
             li = i if want_log else 0
             key_streams(seed, first_index + i, deal_rng, play_rng)
             tu, tr, ok = play_round(players, r, hook, seat_slot, slot_kind, slot_params, table, fixed_hands,
                                     turn_up_pool, fixed_trump, bid_mode, fixed_bids, deal_rng, play_rng, live,
-                                    trick_cards, voids, hands[i], bids[i], tricks[i], scores[i], want_log,
+                                    trick_cards, voids, seat_played, hands[i], bids[i], tricks[i], scores[i], want_log,
                                     log_cards[li], log_leader[li], log_winner[li], ext)
             turn_up[i] = tu
             trump[i] = tr
@@ -68,7 +68,7 @@ def simulate_games_kernel(seed, game_ids, players, hook, player_slot, slot_kind,
     n_blocks = (n + GAME_BLOCK - 1) // GAME_BLOCK
     for blk in prange(n_blocks):
         # scratch once per block of games: a game is only ~10 us, allocations would show
-        deal_rng, play_rng, live, trick_cards, voids = round_scratch(players)
+        deal_rng, play_rng, live, trick_cards, voids, seat_played = round_scratch(players)
         seat_slot = np.empty(players, dtype=np.int8)
         fixed_hands = np.zeros(players, dtype=np.uint64)
         bid_mode = np.full(players, BID_FREE, dtype=np.int8)
@@ -78,14 +78,14 @@ def simulate_games_kernel(seed, game_ids, players, hook, player_slot, slot_kind,
         for g in range(blk * GAME_BLOCK, min(blk * GAME_BLOCK + GAME_BLOCK, n)):
             _play_game(seed, game_ids[g], g, players, rounds_per_game, hook, player_slot, slot_kind, slot_params, table,
                        want_log, first_dealer, hands, turn_up, trump, bids, tricks, scores, log_cards, log_leader,
-                       log_winner, deal_rng, play_rng, live, trick_cards, voids, seat_slot, fixed_hands, bid_mode,
-                       fixed_bids, turn_up_pool, game_rng, ext)
+                       log_winner, deal_rng, play_rng, live, trick_cards, voids, seat_played, seat_slot, fixed_hands,
+                       bid_mode, fixed_bids, turn_up_pool, game_rng, ext)
 
 
 @kernel
 def _play_game(seed, gid, g, players, rounds_per_game, hook, player_slot, slot_kind, slot_params, table, want_log,
                first_dealer, hands, turn_up, trump, bids, tricks, scores, log_cards, log_leader, log_winner,
-               deal_rng, play_rng, live, trick_cards, voids, seat_slot, fixed_hands, bid_mode, fixed_bids,
+               deal_rng, play_rng, live, trick_cards, voids, seat_played, seat_slot, fixed_hands, bid_mode, fixed_bids,
                turn_up_pool, game_rng, ext):
     """Game ``g`` (row g of the outputs, random streams of game id ``gid``); the rest is scratch."""
     game_rng[0] = stream_key(seed, gid, GAME_STREAM)
@@ -106,8 +106,8 @@ def _play_game(seed, gid, g, players, rounds_per_game, hook, player_slot, slot_k
         key_streams(seed, gid * rounds_per_game + k, deal_rng, play_rng)
         tu, tr, ok = play_round(players, r, hook, seat_slot, slot_kind, slot_params, table, fixed_hands, turn_up_pool,
                                 TRUMP_BY_RULES, bid_mode, fixed_bids, deal_rng, play_rng, live, trick_cards, voids,
-                                hands[g, k], bids[g, k], tricks[g, k], scores[g, k], want_log, lc, ll, lw,
-                                ext)
+                                seat_played, hands[g, k], bids[g, k], tricks[g, k], scores[g, k], want_log, lc, ll,
+                                lw, ext)
         turn_up[g, k] = tu
         trump[g, k] = tr
         off += r

@@ -30,9 +30,12 @@ from wizsim.policies.dispatch import (
     any_search,
     choose_bid,
     choose_trump,
+    seat_card_both,
     seat_card_light,
     seat_card_search,
+    seat_card_user,
 )
+from wizsim.policies.observation import observe
 from wizsim.policies.rollout import play_tricks
 from wizsim.rules.kernels import (
     DEALER_NAMES,
@@ -57,7 +60,7 @@ TRUMP_BY_RULES = -2
 @kernel
 def play_round(players, r, hook, seat_slot, slot_kind, slot_params, table,
                fixed_hands, turn_up_pool, fixed_trump, bid_mode, fixed_bids,
-               deal_rng, play_rng, live, trick_cards, voids,
+               deal_rng, play_rng, live, trick_cards, voids, seat_played,
                hands_out, bids_out, tricks_out, scores_out,
                want_log, log_cards, log_leader, log_winner, ext):
     """Play one round; return ``(turn_up, trump, accepted)``.
@@ -70,8 +73,8 @@ def play_round(players, r, hook, seat_slot, slot_kind, slot_params, table,
     fixed_hands : (players,) uint64; turn_up_pool : uint64; fixed_trump : int;
         bid_mode, fixed_bids : (players,) int8 (see the module docstring).
     deal_rng, play_rng : (1,) uint64, the round's deal and play streams (advanced).
-    live : (players,) uint64, trick_cards : (players,) int8, voids : (players,) int8:
-        scratch.
+    live : (players,) uint64, trick_cards : (players,) int8, voids : (players,) int8, seat_played :
+        (players,) uint64: scratch (``round_scratch``).
     hands_out : (players,) uint64 hands as dealt; bids_out, tricks_out : (players,) int8;
         scores_out : (players,) int16. Filled in seat order.
     want_log : bool; log_cards : (r * players,) int8, cards in order of play; log_leader,
@@ -84,57 +87,69 @@ def play_round(players, r, hook, seat_slot, slot_kind, slot_params, table,
     if ext is None:
         return _play_round(seat_card_light, players, r, hook, seat_slot, slot_kind, slot_params, table, fixed_hands,
                            turn_up_pool, fixed_trump, bid_mode, fixed_bids, deal_rng, play_rng, live, trick_cards,
-                           voids, hands_out, bids_out, tricks_out, scores_out, want_log, log_cards, log_leader,
-                           log_winner, None, None)
+                           voids, seat_played, hands_out, bids_out, tricks_out, scores_out, want_log, log_cards,
+                           log_leader, log_winner, None, None)
     return _play_round_ext(players, r, hook, seat_slot, slot_kind, slot_params, table, fixed_hands, turn_up_pool,
-                           fixed_trump, bid_mode, fixed_bids, deal_rng, play_rng, live, trick_cards, voids, hands_out,
-                           bids_out, tricks_out, scores_out, want_log, log_cards, log_leader, log_winner, ext[0],
-                           ext[1])
+                           fixed_trump, bid_mode, fixed_bids, deal_rng, play_rng, live, trick_cards, voids, seat_played,
+                           hands_out, bids_out, tricks_out, scores_out, want_log, log_cards, log_leader, log_winner,
+                           ext[0], ext[1])
 
 
 @kernel
 def _play_round_ext(players, r, hook, seat_slot, slot_kind, slot_params, table,
                     fixed_hands, turn_up_pool, fixed_trump, bid_mode, fixed_bids,
-                    deal_rng, play_rng, live, trick_cards, voids,
+                    deal_rng, play_rng, live, trick_cards, voids, seat_played,
                     hands_out, bids_out, tricks_out, scores_out,
                     want_log, log_cards, log_leader, log_winner, search, user):
     """``play_round`` with ``ext`` = (search, user) unpacked: arguments here, so that Numba drops the
-    branches a None one guards. A round without a search seat takes the light deciders."""
+    branches a None one guards. Without a user's player, a round without a search seat takes the light
+    deciders."""
+    if user is not None:
+        if search is None:
+            return _play_round(seat_card_user, players, r, hook, seat_slot, slot_kind, slot_params, table,
+                               fixed_hands, turn_up_pool, fixed_trump, bid_mode, fixed_bids, deal_rng, play_rng, live,
+                               trick_cards, voids, seat_played, hands_out, bids_out, tricks_out, scores_out, want_log,
+                               log_cards, log_leader, log_winner, None, user)
+        return _play_round(seat_card_both, players, r, hook, seat_slot, slot_kind, slot_params, table, fixed_hands,
+                           turn_up_pool, fixed_trump, bid_mode, fixed_bids, deal_rng, play_rng, live, trick_cards,
+                           voids, seat_played, hands_out, bids_out, tricks_out, scores_out, want_log, log_cards,
+                           log_leader, log_winner, search, user)
     if any_search(players, seat_slot, slot_kind):
         return _play_round(seat_card_search, players, r, hook, seat_slot, slot_kind, slot_params, table, fixed_hands,
                            turn_up_pool, fixed_trump, bid_mode, fixed_bids, deal_rng, play_rng, live, trick_cards,
-                           voids, hands_out, bids_out, tricks_out, scores_out, want_log, log_cards, log_leader,
-                           log_winner, search, None)
+                           voids, seat_played, hands_out, bids_out, tricks_out, scores_out, want_log, log_cards,
+                           log_leader, log_winner, search, None)
     return _play_round(seat_card_light, players, r, hook, seat_slot, slot_kind, slot_params, table, fixed_hands,
                        turn_up_pool, fixed_trump, bid_mode, fixed_bids, deal_rng, play_rng, live, trick_cards,
-                       voids, hands_out, bids_out, tricks_out, scores_out, want_log, log_cards, log_leader,
-                       log_winner, None, None)
+                       voids, seat_played, hands_out, bids_out, tricks_out, scores_out, want_log, log_cards,
+                       log_leader, log_winner, None, None)
 
 
 @inline_kernel
 def _play_round(pick_card, players, r, hook, seat_slot, slot_kind, slot_params, table,
                 fixed_hands, turn_up_pool, fixed_trump, bid_mode, fixed_bids,
-                deal_rng, play_rng, live, trick_cards, voids,
+                deal_rng, play_rng, live, trick_cards, voids, seat_played,
                 hands_out, bids_out, tricks_out, scores_out,
                 want_log, log_cards, log_leader, log_winner, search, user):
     """``play_round`` with the trick loop's chooser ``pick_card`` (``dispatch.seat_card_*``) and the
     deciders' ``search, user`` (see ``dispatch``): compiled once for each combination."""
     turn_up = deal_round(deal_rng, players, r, fixed_hands, turn_up_pool, hands_out)
     dealer = players - 1
-    trump = trump_of_turn_up(turn_up)
-    if turn_up >= 0 and fixed_trump != TRUMP_BY_RULES:
-        trump = fixed_trump  # the advisor's given trump; never the last round's "none"
-    elif trump == DEALER_NAMES:
-        slot = seat_slot[dealer]
-        trump = choose_trump(slot_kind[slot], slot_params[slot], table, players, r, hook, hands_out[dealer], turn_up,
-                             play_rng, search, user)
-
     for s in range(players):
         bids_out[s] = -1
         tricks_out[s] = 0
         scores_out[s] = 0
         voids[s] = 0
+        seat_played[s] = ZERO
         live[s] = hands_out[s]
+    trump = trump_of_turn_up(turn_up)
+    if turn_up >= 0 and fixed_trump != TRUMP_BY_RULES:
+        trump = fixed_trump  # the advisor's given trump; never the last round's "none"
+    elif trump == DEALER_NAMES:
+        slot = seat_slot[dealer]
+        obs = observe(dealer, players, r, hook, hands_out[dealer], ZERO, -1, turn_up, -1, bids_out, tricks_out,
+                      seat_played, ZERO, trick_cards, 0, LED_NONE, -1, voids)
+        trump = choose_trump(slot_kind[slot], slot_params[slot], table, obs, play_rng, search, user)
 
     total = 0
     for s in range(players):
@@ -144,8 +159,9 @@ def _play_round(pick_card, players, r, hook, seat_slot, slot_kind, slot_params, 
             b = fixed_bids[s]
         else:
             slot = seat_slot[s]
-            b = choose_bid(slot_kind[slot], slot_params[slot], table, s, players, r, hook, hands_out[s], turn_up,
-                           trump, bids_out, forbidden, play_rng, search, user)
+            obs = observe(s, players, r, hook, hands_out[s], ZERO, forbidden, turn_up, trump, bids_out, tricks_out,
+                          seat_played, ZERO, trick_cards, 0, LED_NONE, -1, voids)
+            b = choose_bid(slot_kind[slot], slot_params[slot], table, obs, play_rng, search, user)
             if mode == BID_CONDITION and b != fixed_bids[s]:
                 return turn_up, trump, False
         bids_out[s] = b
@@ -157,9 +173,8 @@ def _play_round(pick_card, players, r, hook, seat_slot, slot_kind, slot_params, 
     if all_random:
         _random_tricks(players, r, trump, live, play_rng, tricks_out, want_log, log_cards, log_leader, log_winner)
     else:
-        seat_played = np.zeros(players, np.uint64)
-        play_tricks(pick_card, (r, hook, seat_slot, slot_kind, slot_params, table, play_rng, user), players, turn_up, trump,
-                    live, bids_out, tricks_out, seat_played, voids, trick_cards, 0, 0, ZERO, r * players, want_log,
+        play_tricks(pick_card, (r, hook, seat_slot, slot_kind, slot_params, table, play_rng, user), players, turn_up,
+                    trump, live, bids_out, tricks_out, seat_played, voids, trick_cards, 0, 0, ZERO, r * players, want_log,
                     log_cards, log_leader, log_winner)
     for s in range(players):
         scores_out[s] = score_round(bids_out[s], tricks_out[s])
@@ -168,10 +183,10 @@ def _play_round(pick_card, players, r, hook, seat_slot, slot_kind, slot_params, 
 
 @kernel
 def round_scratch(players):
-    """``play_round``'s scratch (deal and play streams, live hands, the trick, voids), allocated once
-    for a block of rounds."""
+    """``play_round``'s scratch (deal and play streams, live hands, the trick, voids, the cards each seat
+    played), allocated once for a block of rounds."""
     return (np.empty(1, np.uint64), np.empty(1, np.uint64), np.empty(players, np.uint64), np.empty(players, np.int8),
-            np.empty(players, np.int8))
+            np.empty(players, np.int8), np.empty(players, np.uint64))
 
 
 @inline_kernel

@@ -9,7 +9,7 @@ play-outs and the opponents' model run it too), choosing each card through ``dis
 from __future__ import annotations
 
 from wizsim._jit import kernel
-from wizsim.policies.dispatch import any_search, seat_card_light, seat_card_search
+from wizsim.policies.dispatch import any_search, seat_card_both, seat_card_light, seat_card_search, seat_card_user
 from wizsim.policies.rollout import play_tricks
 
 
@@ -39,7 +39,14 @@ def _resume_ext(players, r, hook, turn_up, trump, seat_slot, slot_kind, slot_par
                 log_winner, search, user):
     """``resume_tricks`` with ``ext`` unpacked (as ``round._play_round_ext``)."""
     ctx = (r, hook, seat_slot, slot_kind, slot_params, table, play_rng, user)
-    if any_search(players, seat_slot, slot_kind):
+    if user is not None:
+        if search is None:
+            play_tricks(seat_card_user, ctx, players, turn_up, trump, live, bids, tricks, seat_played, voids,
+                        trick_cards, n, leader, played, r * players, want_log, log_cards, log_leader, log_winner)
+        else:
+            play_tricks(seat_card_both, ctx, players, turn_up, trump, live, bids, tricks, seat_played, voids,
+                        trick_cards, n, leader, played, r * players, want_log, log_cards, log_leader, log_winner)
+    elif any_search(players, seat_slot, slot_kind):
         play_tricks(seat_card_search, ctx, players, turn_up, trump, live, bids, tricks, seat_played, voids,
                     trick_cards, n, leader, played, r * players, want_log, log_cards, log_leader, log_winner)
     else:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 from numba import prange
 
-from wizsim._jit import kernel, parallel_kernel
+from wizsim._jit import lean_kernel, parallel_kernel
 from wizsim.cards import FULL_DECK_MASK
 from wizsim.config import n_game_rounds
 from wizsim.deal.kernels import GAME_STREAM, rand_below, stream_key
@@ -82,7 +82,7 @@ def simulate_games_kernel(seed, game_ids, players, hook, player_slot, slot_kind,
                        bid_mode, fixed_bids, turn_up_pool, game_rng, ext)
 
 
-@kernel
+@lean_kernel
 def _play_game(seed, gid, g, players, rounds_per_game, hook, player_slot, slot_kind, slot_params, table, want_log,
                first_dealer, hands, turn_up, trump, bids, tricks, scores, log_cards, log_leader, log_winner,
                deal_rng, play_rng, live, trick_cards, voids, seat_played, seat_slot, fixed_hands, bid_mode, fixed_bids,

@@ -8,12 +8,12 @@ play-outs and the opponents' model run it too), choosing each card through ``dis
 
 from __future__ import annotations
 
-from wizsim._jit import kernel
+from wizsim._jit import lean_kernel
 from wizsim.policies.dispatch import any_search, seat_card_both, seat_card_light, seat_card_search, seat_card_user
 from wizsim.policies.rollout import play_tricks
 
 
-@kernel
+@lean_kernel
 def resume_tricks(players, r, hook, turn_up, trump, seat_slot, slot_kind, slot_params, table, play_rng, live, bids,
                   tricks, seat_played, voids, trick_cards, n, leader, played, want_log, log_cards, log_leader,
                   log_winner, ext):
@@ -33,7 +33,7 @@ def resume_tricks(players, r, hook, turn_up, trump, seat_slot, slot_kind, slot_p
                     log_winner, ext[0], ext[1])
 
 
-@kernel
+@lean_kernel
 def _resume_ext(players, r, hook, turn_up, trump, seat_slot, slot_kind, slot_params, table, play_rng, live, bids,
                 tricks, seat_played, voids, trick_cards, n, leader, played, want_log, log_cards, log_leader,
                 log_winner, search, user):

@@ -134,3 +134,35 @@ def test_an_illegal_card_is_an_error_and_names_are_checked():
         wizsim.jit_player("heuristic", bid=_zero_bid, card=_low_card)
     with pytest.raises(ConfigError, match="njit"):
         wizsim.jit_player("x", bid=lambda obs, rng: 0, card=_low_card)
+
+
+_BOT = '''
+import numba
+import wizsim
+from wizsim.jit import lowest_card
+
+@numba.njit
+def bid(obs, rng):
+    return 0 if obs.forbidden != 0 else 1
+
+@numba.njit
+def card(obs, rng):
+    return lowest_card(obs.legal)
+
+Low = wizsim.jit_player("file-low", bid=bid, card=card)
+'''
+
+
+def test_a_jitted_player_from_a_file_on_the_command_line(tmp_path):
+    from click.testing import CliRunner
+
+    from wizsim.cli import main
+
+    bot = tmp_path / "lowbot.py"
+    bot.write_text(_BOT)
+    spec = f"{bot}:Low"
+    res = CliRunner().invoke(main, ["simulate", "--round", "3", "--rounds", "50", "--policies", f"{spec},heuristic",
+                                    "--seed", "2", "--json"])
+    assert res.exit_code == 0, res.output
+    assert spec in res.output
+    USER_PLAYERS.pop(spec, None)

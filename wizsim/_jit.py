@@ -190,31 +190,35 @@ def needs_compile(*dispatchers, ext=None) -> bool:
 # kernels never divide by a value that can be zero.
 # cache=False here: ``_cached`` installs wizsim's own cache (Numba's would fail at import where no
 # cache folder is writable).
+# _nrt=True is the default, but said here: a kernel first compiled from inside a ``lean_kernel`` would
+# otherwise inherit its caller's _nrt=False (Numba passes flags not set down to the functions it compiles
+# for a call) and fail where it allocates.
 _OPTIONS = dict(cache=False, nogil=True, error_model="numpy", boundscheck=False)
+_COUNTED = dict(_nrt=True, **_OPTIONS)
 
 
 def kernel(fn):
     """Serial nopython kernel, cached."""
-    return _cached(njit(**_OPTIONS)(fn))
+    return _cached(njit(**_COUNTED)(fn))
 
 
 def inline_kernel(fn):
     """Serial kernel that Numba inlines into its callers: for the small per-card-play helpers,
     where a call's argument marshalling (arrays are passed as several words each) would cost more
     than the body."""
-    return _cached(njit(inline="always", **_OPTIONS)(fn))
+    return _cached(njit(inline="always", **_COUNTED)(fn))
 
 
 def parallel_kernel(fn):
     """Parallel nopython kernel (``prange`` over independent batch rows), cached."""
-    return _cached(njit(parallel=True, **_OPTIONS)(fn))
+    return _cached(njit(parallel=True, **_COUNTED)(fn))
 
 
 @functools.cache
 def serial_twin(dispatcher):
     """A serial copy of a parallel kernel (its ``prange`` a plain loop), for arguments Numba's parallel
     loop cannot carry into its threads: a user's jitted functions (``sim.driver.run_batch``)."""
-    return _cached(njit(**_OPTIONS)(dispatcher.py_func))
+    return _cached(njit(**_COUNTED)(dispatcher.py_func))
 
 
 def lean_kernel(fn):

@@ -97,34 +97,38 @@ def play_round(players, r, hook, seat_slot, slot_kind, slot_params, table,
                            ext[0], ext[1])
 
 
-@lean_kernel
+@kernel
 def _play_round_ext(players, r, hook, seat_slot, slot_kind, slot_params, table,
                     fixed_hands, turn_up_pool, fixed_trump, bid_mode, fixed_bids,
                     deal_rng, play_rng, live, trick_cards, voids, seat_played,
                     hands_out, bids_out, tricks_out, scores_out,
                     want_log, log_cards, log_leader, log_winner, search, user):
     """``play_round`` with ``ext`` = (search, user) unpacked: arguments here, so that Numba drops the
-    branches a None one guards. Without a user's player, a round without a search seat takes the light
-    deciders."""
-    if user is not None:
-        if search is None:
-            return _play_round(seat_card_user, players, r, hook, seat_slot, slot_kind, slot_params, table,
-                               fixed_hands, turn_up_pool, fixed_trump, bid_mode, fixed_bids, deal_rng, play_rng, live,
-                               trick_cards, voids, seat_played, hands_out, bids_out, tricks_out, scores_out, want_log,
-                               log_cards, log_leader, log_winner, None, user)
-        return _play_round(seat_card_both, players, r, hook, seat_slot, slot_kind, slot_params, table, fixed_hands,
+    branches a None one guards. Numba drops a branch only where the argument's type is None, so the
+    tests are nested such that whatever stays compiles for the types at hand (a table with a user's
+    player also compiles the light round it never takes). A kernel with reference counting, unlike
+    ``play_round``: the search policy and a user's functions allocate, and Numba compiles what a kernel
+    calls with its caller's counting."""
+    if user is None:
+        if search is not None:
+            if any_search(players, seat_slot, slot_kind):
+                return _play_round(seat_card_search, players, r, hook, seat_slot, slot_kind, slot_params, table,
+                                   fixed_hands, turn_up_pool, fixed_trump, bid_mode, fixed_bids, deal_rng, play_rng,
+                                   live, trick_cards, voids, seat_played, hands_out, bids_out, tricks_out, scores_out,
+                                   want_log, log_cards, log_leader, log_winner, search, None)
+        return _play_round(seat_card_light, players, r, hook, seat_slot, slot_kind, slot_params, table, fixed_hands,
                            turn_up_pool, fixed_trump, bid_mode, fixed_bids, deal_rng, play_rng, live, trick_cards,
                            voids, seat_played, hands_out, bids_out, tricks_out, scores_out, want_log, log_cards,
-                           log_leader, log_winner, search, user)
-    if any_search(players, seat_slot, slot_kind):
-        return _play_round(seat_card_search, players, r, hook, seat_slot, slot_kind, slot_params, table, fixed_hands,
+                           log_leader, log_winner, None, None)
+    if search is None:
+        return _play_round(seat_card_user, players, r, hook, seat_slot, slot_kind, slot_params, table, fixed_hands,
                            turn_up_pool, fixed_trump, bid_mode, fixed_bids, deal_rng, play_rng, live, trick_cards,
                            voids, seat_played, hands_out, bids_out, tricks_out, scores_out, want_log, log_cards,
-                           log_leader, log_winner, search, None)
-    return _play_round(seat_card_light, players, r, hook, seat_slot, slot_kind, slot_params, table, fixed_hands,
+                           log_leader, log_winner, None, user)
+    return _play_round(seat_card_both, players, r, hook, seat_slot, slot_kind, slot_params, table, fixed_hands,
                        turn_up_pool, fixed_trump, bid_mode, fixed_bids, deal_rng, play_rng, live, trick_cards,
                        voids, seat_played, hands_out, bids_out, tricks_out, scores_out, want_log, log_cards,
-                       log_leader, log_winner, None, None)
+                       log_leader, log_winner, search, user)
 
 
 @inline_kernel

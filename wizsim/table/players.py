@@ -63,18 +63,13 @@ def kernel_view(obs) -> Obs:
                voids)
 
 
-class Player:
-    """One of wizsim's policies as a player object (``wizsim.player(name)``)."""
+class _Seated:
+    """What wizsim's player objects share: a random stream of their own (seeded, or fresh) and the three
+    decisions answered by ``decide(obs, rng)``."""
 
-    def __init__(self, name: str, seed: int | None = None):
-        self.name = check_policy(name)
-        slots = make_slots([self.name])
-        self._kind, self._params, self._table = slots.kinds[0], slots.params[0], slots.table
+    def _stream(self, seed: int | None) -> None:
         seed = secrets.randbits(63) if seed is None else seed
         self._rng = np.array([stream_key(np.uint64(seed), np.int64(0), PLAY_STREAM)], np.uint64)
-
-    def __repr__(self) -> str:
-        return f"wizsim.player({self.name!r})"
 
     def trump(self, obs) -> int:
         return self.decide(obs, self._rng)
@@ -84,6 +79,19 @@ class Player:
 
     def card(self, obs) -> int:
         return self.decide(obs, self._rng)
+
+
+class Player(_Seated):
+    """One of wizsim's policies as a player object (``wizsim.player(name)``)."""
+
+    def __init__(self, name: str, seed: int | None = None):
+        self.name = check_policy(name)
+        slots = make_slots([self.name])
+        self._kind, self._params, self._table = slots.kinds[0], slots.params[0], slots.table
+        self._stream(seed)
+
+    def __repr__(self) -> str:
+        return f"wizsim.player({self.name!r})"
 
     def decide(self, obs, rng: np.ndarray) -> int:
         """The decision ``obs.phase`` asks for, drawing from the stream ``rng`` ((1,) uint64, advanced)."""
@@ -98,7 +106,7 @@ class Player:
         raise ValueError(f"seat {obs.seat} has no decision to make: the phase is {obs.phase!r}")
 
 
-class JitPlayer:
+class JitPlayer(_Seated):
     """A user's player written as Numba-jitted functions over the observation record (``wizsim.jit``):
     ``jit_functions`` = (trump, bid, card), each called as ``f(obs, rng)`` with ``obs`` a
     ``policies.observation.Obs`` and ``rng`` a (1,) uint64 random stream. Seated in ``simulate_rounds``,
@@ -111,20 +119,10 @@ class JitPlayer:
     def __init__(self, name: str, trump, bid, card, seed: int | None = None):
         self.name = name
         self.jit_functions = (trump, bid, card)
-        seed = secrets.randbits(63) if seed is None else seed
-        self._rng = np.array([stream_key(np.uint64(seed), np.int64(0), PLAY_STREAM)], np.uint64)
+        self._stream(seed)
 
     def __repr__(self) -> str:
         return f"wizsim.jit_player({self.name!r})"
-
-    def trump(self, obs) -> int:
-        return self.decide(obs, self._rng)
-
-    def bid(self, obs) -> int:
-        return self.decide(obs, self._rng)
-
-    def card(self, obs) -> int:
-        return self.decide(obs, self._rng)
 
     def decide(self, obs, rng: np.ndarray) -> int:
         """The decision ``obs.phase`` asks for, drawing from the stream ``rng`` ((1,) uint64, advanced)."""

@@ -127,8 +127,8 @@ def make_plan(players: int = 4, *, r: int | None = None, rounds: int | None = No
 # seconds = rounds * (seats * SEAT_SECONDS + card plays / PLAYS_PER_SECOND) / threads
 #           + rows written * ROW_SECONDS (with --out: building, compressing and writing each row).
 # "python": a user's Python player at the open table (its decisions, and the table's loop around every seat)
-PLAYS_PER_SECOND = {"random": 115e6, "heuristic": 12.5e6, "search": 370, "python": 5e3}  # per thread
-SEAT_SECONDS = {"random": 0.08e-6, "heuristic": 0.14e-6, "search": 26e-3, "python": 0.5e-3}  # a seat's bid and bookkeeping per round
+PLAYS_PER_SECOND = {"random": 115e6, "heuristic": 27e6, "search": 370, "python": 5e3}  # per thread
+SEAT_SECONDS = {"random": 0.06e-6, "heuristic": 0.14e-6, "search": 26e-3, "python": 0.5e-3}  # a seat's bid and bookkeeping per round
 ROW_SECONDS = 0.13e-6  # one dataset row (4 players, r = 5, random: 1-1.4 million rounds/s written)
 
 

@@ -26,8 +26,8 @@ call other jitted functions, not create arrays. One that must allocate is decora
 ``@numba.njit(_nrt=True)`` and then runs with the counting, about four times slower.
 
 The kernels compile a version of themselves for the player's functions, in memory, once per process:
-Numba's disk cache cannot key an entry by a function object. So the first run in a process compiles for
-15-25 s (longer with a search seat), later runs in it start at once.
+Numba's disk cache cannot key an entry by a function object. So each process's first run compiles for
+about 8 s (15 s on an empty cache; longer with a search seat), later runs in it start at once.
 
 Helpers a jitted player may call: ``draw_below``, ``lowest_card`` / ``highest_card`` (of a mask, by
 card id), ``n_cards``, and the built-in heuristic's decisions on the record (``heuristic_bid``,

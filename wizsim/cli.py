@@ -98,7 +98,7 @@ def announce_compile(*kernels) -> None:
     from wizsim._jit import needs_compile
 
     if sys.stderr.isatty() and needs_compile(*kernels):
-        click.echo("Compiling wizsim's kernels for this machine: once, about 10-20 s; later runs load them "
+        click.echo("Compiling wizsim's kernels for this machine: once, about 30 s; later runs load them "
                    "from Numba's cache.", err=True)
 
 

@@ -241,9 +241,9 @@ def test_chunk_files_do_not_depend_on_the_output_folder_or_on_each_other():
     assert set(encode_chunk(spec, 2)) == set(spec.chunk_files(2))
 
 
-KILL_RUN = ["--players", "4", "--round", "6", "--rounds", "60000", "--seed", "3", "--chunk-size", "1000",
+KILL_RUN = ["--players", "4", "--round", "6", "--rounds", "200000", "--seed", "3", "--chunk-size", "1000",
             "--trick-log"]
-KILL_CHUNKS = 60
+KILL_CHUNKS = 200  # long enough after the first chunk (which may compile) for the kill to land mid-run
 
 
 @pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGINT, signal.SIGTERM])

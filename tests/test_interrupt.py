@@ -25,11 +25,18 @@ LONG = {
 }
 
 
+def _as_from_a_shell():
+    # a shell starts a command with Ctrl-C at its default; a test process may have left SIGINT ignored
+    # (an ignored signal is inherited, and Python then never installs its handler)
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 @pytest.mark.parametrize("what", list(LONG))
 def test_ctrl_c_exits_130_within_a_second_and_a_half(what):
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     proc = subprocess.Popen([sys.executable, "-m", "wizsim.cli", *LONG[what]], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT)
+                            stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT,
+                            preexec_fn=_as_from_a_shell)
     try:
         time.sleep(2.5)
         assert proc.poll() is None, proc.communicate()  # still computing: the test means something

@@ -31,6 +31,7 @@ __all__ = [
     "advise_play",
     "advise_trump",
     "format_cards",
+    "jit_player",
     "legal_plays",
     "parse_cards",
     "player",
@@ -54,6 +55,10 @@ def __getattr__(name):
         from wizsim.tournament import run_tournament
 
         return run_tournament
+    if name == "jit_player":  # a user's jitted player (wizsim.jit)
+        from wizsim.jit import jit_player
+
+        return jit_player
     if name in ("Round", "Game", "Observation", "Player", "player"):  # the open table (wizsim.table)
         import wizsim.table
 

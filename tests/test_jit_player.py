@@ -48,6 +48,13 @@ def _bad_card(obs, rng):
 
 
 @numba.njit
+def _allocating_card(obs, rng):
+    scratch = np.zeros(2, np.int64)
+    scratch[0] = lowest_card(obs.legal)
+    return scratch[0]
+
+
+@numba.njit
 def _first_suit(obs, rng):
     return 0
 
@@ -130,6 +137,9 @@ def test_an_illegal_card_is_an_error_and_names_are_checked():
     bad = wizsim.jit_player("bad", bid=_zero_bid, card=_bad_card)
     with pytest.raises(ValueError, match="not in obs.legal"):
         wizsim.simulate_rounds(4, 2, 5, [bad, "random"], seed=1)
+    allocating = wizsim.jit_player("bad", bid=_zero_bid, card=_allocating_card)
+    with pytest.raises(ConfigError, match="may not create arrays"):
+        wizsim.simulate_rounds(4, 2, 5, [allocating, "random"], seed=1)
     with pytest.raises(ConfigError, match="built-in"):
         wizsim.jit_player("heuristic", bid=_zero_bid, card=_low_card)
     with pytest.raises(ConfigError, match="njit"):

@@ -226,5 +226,5 @@ def lean_kernel(fn):
     not allocate them (scratch comes in as arguments). For hot loops that hand the same arrays to many
     small helpers: each array argument or view otherwise costs a pair of atomic counts, which in the
     batched environment's step (``envs.vector``) was three quarters of the time. The kernels it calls keep
-    their own counting."""
+    their own counting because they state it (``_COUNTED``)."""
     return _cached(njit(_nrt=False, **_OPTIONS)(fn))

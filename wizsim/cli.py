@@ -93,11 +93,12 @@ def echo(result, as_json: bool) -> None:
     click.echo(render(result, as_json))
 
 
-# What a first run of each command compiles, in seconds: measured on an empty Numba cache (2-core
-# AMD EPYC / Intel Xeon, numba 0.68), median of interleaved runs. A table with a search seat compiles
-# the search policy too.
-COMPILE_SECONDS = {"simulate": 13, "games": 15, "advise": 13, "advise-play": 14, "tournament": 15, "search": 30,
-                   "jitted": 25}
+# What a first run of each command takes on an empty Numba cache, in seconds (2-core Intel Xeon, numba
+# 0.68, whole process: 10.5 simulate --round 5, 11.9 simulate --games, 11.8 advise, 16.2 advise play,
+# 14.1 tournament; 45 with a search seat). A user's jitted player: its kernels, in memory, on every run
+# (about 8 s with the rest cached, 15 s from an empty cache).
+COMPILE_SECONDS = {"simulate": 11, "games": 12, "advise": 12, "advise-play": 16, "tournament": 14, "search": 45,
+                   "jitted": 8}
 
 
 def kernels_ext(names):

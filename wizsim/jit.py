@@ -20,9 +20,14 @@ then calls the functions itself, as it calls its own policies (one jitted player
 more, or beside a Python player, the table plays through the open table's loop, still through these
 functions). On the open table (``wizsim.Round``/``Game``) it decides through the same functions.
 
+The functions run as the round kernel does, without Numba's reference counting (counting the record's
+arrays at every decision would cost three quarters of the time): they may read the record, compute and
+call other jitted functions, not create arrays. One that must allocate is decorated
+``@numba.njit(_nrt=True)`` and then runs with the counting, about four times slower.
+
 The kernels compile a version of themselves for the player's functions, in memory, once per process:
-Numba's disk cache cannot key an entry by a function object. So the first run in a process compiles for
-15-25 s (longer with a search seat), later runs in it start at once.
+Numba's disk cache cannot key an entry by a function object. So each process's first run compiles for
+about 8 s (15 s on an empty cache; longer with a search seat), later runs in it start at once.
 
 Helpers a jitted player may call: ``draw_below``, ``lowest_card`` / ``highest_card`` (of a mask, by
 card id), ``n_cards``, and the built-in heuristic's decisions on the record (``heuristic_bid``,
@@ -103,11 +108,13 @@ def jit_player(name: str, *, bid, card, trump=None, seed: int | None = None) -> 
     if name.split(":")[0].strip().lower() in POLICIES:
         raise ConfigError(f"a player's name must not be a built-in policy's, got {name!r}")
     trump = heuristic_trump if trump is None else trump
+    functions = []
     for what, f in (("trump", trump), ("bid", bid), ("card", card)):
-        if not hasattr(f, "py_func"):
+        if not hasattr(f, "py_func") or not hasattr(f, "targetoptions"):
             raise ConfigError(f"jit_player {name!r}: {what} must be a @numba.njit function of (obs, rng), "
                               f"got {type(f).__name__}")
-    return JitPlayer(name, trump, bid, card, seed)
+        functions.append(f)
+    return JitPlayer(name, *functions, seed)
 
 
 __all__ = ["FIELDS", "Obs", "draw_below", "heuristic_bid", "heuristic_card", "heuristic_trump", "highest_card",

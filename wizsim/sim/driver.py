@@ -63,7 +63,14 @@ def run_batch(kernel, n: int, block: int, ext, rows) -> None:
     size = max(block, -(-n // numba.get_num_threads()))
     spans = [(a, min(a + size, n)) for a in range(0, n, size)] or [(0, 0)]
     with user_functions_quiet():
-        rows(serial, *spans[0])  # compiles once, before any thread would wait for it
+        try:
+            rows(serial, *spans[0])  # compiles once, before any thread would wait for it
+        except numba.core.errors.TypingError as err:
+            if "Only accept returning of array" not in str(err) and "NRT" not in str(err):
+                raise
+            raise ConfigError("a jitted player's functions run inside the round kernel without Numba's reference "
+                              "counting, so they may not create arrays; decorate those that must with "
+                              "@numba.njit(_nrt=True) (slower: see wizsim.jit)") from None
         if len(spans) > 1:
             with ThreadPoolExecutor(len(spans) - 1) as pool:
                 list(pool.map(lambda span: rows(serial, *span), spans[1:]))

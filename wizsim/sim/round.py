@@ -101,7 +101,7 @@ def play_round(players, r, hook, seat_slot, slot_kind, slot_params, table,
                            ext[0], ext[1])
 
 
-@kernel
+@lean_kernel
 def _play_round_ext(players, r, hook, seat_slot, slot_kind, slot_params, table,
                     fixed_hands, turn_up_pool, fixed_trump, bid_mode, fixed_bids,
                     deal_rng, play_rng, live, trick_cards, voids, seat_played,
@@ -110,9 +110,8 @@ def _play_round_ext(players, r, hook, seat_slot, slot_kind, slot_params, table,
     """``play_round`` with ``ext`` = (search, user) unpacked: arguments here, so that Numba drops the
     branches a None one guards. Numba drops a branch only where the argument's type is None, so the
     tests are nested such that whatever stays compiles for the types at hand (a table with a user's
-    player also compiles the light round it never takes). A kernel with reference counting, unlike
-    ``play_round``: the search policy and a user's functions allocate, and Numba compiles what a kernel
-    calls with its caller's counting."""
+    player also compiles the light round it never takes). Lean like ``play_round``: what it calls that
+    allocates (the search policy, a user's functions) states its own counting (``_jit``, ``wizsim.jit``)."""
     if user is None:
         if search is not None:
             if any_search(players, seat_slot, slot_kind):

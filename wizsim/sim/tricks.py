@@ -8,7 +8,7 @@ play-outs and the opponents' model run it too), choosing each card through ``dis
 
 from __future__ import annotations
 
-from wizsim._jit import kernel, lean_kernel
+from wizsim._jit import lean_kernel
 from wizsim.policies.dispatch import any_search, seat_card_both, seat_card_light, seat_card_search, seat_card_user
 from wizsim.policies.rollout import play_tricks
 
@@ -33,11 +33,11 @@ def resume_tricks(players, r, hook, turn_up, trump, seat_slot, slot_kind, slot_p
                     log_winner, ext[0], ext[1])
 
 
-@kernel
+@lean_kernel
 def _resume_ext(players, r, hook, turn_up, trump, seat_slot, slot_kind, slot_params, table, play_rng, live, bids,
                 tricks, seat_played, voids, trick_cards, n, leader, played, want_log, log_cards, log_leader,
                 log_winner, search, user):
-    """``resume_tricks`` with ``ext`` unpacked, with reference counting (as ``round._play_round_ext``)."""
+    """``resume_tricks`` with ``ext`` unpacked (as ``round._play_round_ext``)."""
     ctx = (r, hook, seat_slot, slot_kind, slot_params, table, play_rng, user)
     if user is None:
         if search is not None and any_search(players, seat_slot, slot_kind):

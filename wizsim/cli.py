@@ -109,8 +109,14 @@ def kernels_ext(names):
     if isinstance(names, str):
         names = names.split(",")
     user = next((jit_functions(n) for n in names if jit_functions(n) is not None), None)
-    return kernel_ext([policy_entry(n).kind for n in names if isinstance(n, str) and n.strip()
-                       and not is_user_player(n) and not looks_like_player_spec(n)], user)
+    kinds = []
+    for n in names:
+        if isinstance(n, str) and n.strip() and not is_user_player(n) and not looks_like_player_spec(n):
+            try:
+                kinds.append(policy_entry(n).kind)
+            except (ValueError, TypeError):  # the command refuses it with its own words (naming the option)
+                pass
+    return kernel_ext(kinds, user)
 
 
 def announce_compile(*kernels, seconds: int, ext=None) -> None:

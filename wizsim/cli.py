@@ -97,8 +97,8 @@ def echo(result, as_json: bool) -> None:
 # 0.68, whole process: 10.5 simulate --round 5, 11.9 simulate --games, 11.8 advise, 16.2 advise play,
 # 14.1 tournament; 45 with a search seat). A user's jitted player: its kernels, in memory, on every run
 # (about 8 s with the rest cached, 15 s from an empty cache).
-COMPILE_SECONDS = {"simulate": 11, "games": 12, "advise": 12, "advise-play": 16, "tournament": 14, "search": 45,
-                   "jitted": 8}
+COMPILE_SECONDS = {"simulate": 11, "games": 12, "advise": 12, "advise-play": 16, "tournament": 14, "review": 20,
+                   "search": 45, "jitted": 8}
 
 
 def kernels_ext(names):
@@ -266,7 +266,20 @@ def progress_bar(total: int, unit: str, enabled: bool | None = None):
     return tqdm(total=total, unit=unit, unit_scale=True, file=sys.stderr, dynamic_ncols=True)
 
 
-@click.group(epilog=f"\b\nExamples:\n  wizsim simulate --players 4 --round 15 --rounds 1000000 --seed 7\n"
+class Commands(click.Group):
+    """The command group; a Ctrl-C (SIGTERM) that reaches it, outside the commands' own handling (while
+    a kernel compiles in the main thread, say), exits 130 (143) with one line instead of click's
+    "Aborted!" with status 1."""
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt as stop:
+            click.echo("\ninterrupted: stopped before the answer was complete", err=True)
+            sys.exit(143 if isinstance(stop, Terminated) else 130)
+
+
+@click.group(cls=Commands, epilog=f"\b\nExamples:\n  wizsim simulate --players 4 --round 15 --rounds 1000000 --seed 7\n"
                     f"  wizsim advise --hand \"W,AS,3H\" --trump S --seat 2 --bids 1\n"
                     f"  wizsim tournament --players 4 --policies heuristic,random --games 20000\n\n{EXIT_HELP}")
 @click.version_option(package_name="wizsim")
@@ -525,7 +538,8 @@ def review(game, samples, seed, policy, play, rounds, as_json):
     from wizsim.sim.candidates import candidate_rounds_kernel
 
     record = GameRecord.load(game)
-    announce_compile(candidate_rounds_kernel, *play_kernels())
+    announce_compile(candidate_rounds_kernel, *play_kernels(), seconds=COMPILE_SECONDS["review"],
+                     ext=kernels_ext(f"{policy or DEFAULT_OPPONENTS},{play or PLAYER_POLICY}"))
     bar = {}
 
     def step(done: int, total: int) -> None:

@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from wizsim._jit import inline_kernel, kernel
+from wizsim._jit import kernel
 from wizsim.bits import highest_bit, lowest_bit, popcount
 from wizsim.config import ConfigError
 from wizsim.deal.kernels import rand_below
@@ -54,28 +54,11 @@ _TABLE = np.array(VALUES, dtype=np.float64)  # the heuristic's card values (its 
 _PARAMS = np.zeros(N_PARAMS, dtype=np.float64)  # the heuristic's parameters at their defaults
 
 
-@inline_kernel
-def draw_below(rng, n):
-    """A uniform whole number in 0..n-1 (1 <= n <= 2**32) from the stream ``rng`` (advanced)."""
-    return rand_below(rng, n)
-
-
-@inline_kernel
-def lowest_card(mask):
-    """The lowest card id in the mask (it must not be empty)."""
-    return lowest_bit(mask)
-
-
-@inline_kernel
-def highest_card(mask):
-    """The highest card id in the mask (it must not be empty)."""
-    return highest_bit(mask)
-
-
-@inline_kernel
-def n_cards(mask):
-    """The number of cards in the mask."""
-    return popcount(mask)
+# Helpers for a player's functions: the engine's own kernels under the names a player thinks in.
+draw_below = rand_below  # (rng, n): a uniform whole number in 0..n-1 (1 <= n <= 2**32), the stream advanced
+lowest_card = lowest_bit  # (mask): the lowest card id in a non-empty mask
+highest_card = highest_bit  # (mask): the highest card id in a non-empty mask
+n_cards = popcount  # (mask): the number of cards in the mask
 
 
 @kernel

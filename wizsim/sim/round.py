@@ -90,58 +90,39 @@ def play_round(players, r, hook, seat_slot, slot_kind, slot_params, table,
 
     A rejected round (``accepted`` False) stops after the bidding; its tricks and scores are 0.
     """
+    a = (players, r, hook, seat_slot, slot_kind, slot_params, table, fixed_hands, turn_up_pool, fixed_trump, bid_mode,
+         fixed_bids, deal_rng, play_rng, live, trick_cards, voids, seat_played, hands_out, bids_out, tricks_out,
+         scores_out, want_log, log_cards, log_leader, log_winner)
     if ext is None:
-        return _play_round(seat_card_light, players, r, hook, seat_slot, slot_kind, slot_params, table, fixed_hands,
-                           turn_up_pool, fixed_trump, bid_mode, fixed_bids, deal_rng, play_rng, live, trick_cards,
-                           voids, seat_played, hands_out, bids_out, tricks_out, scores_out, want_log, log_cards,
-                           log_leader, log_winner, None, None)
-    return _play_round_ext(players, r, hook, seat_slot, slot_kind, slot_params, table, fixed_hands, turn_up_pool,
-                           fixed_trump, bid_mode, fixed_bids, deal_rng, play_rng, live, trick_cards, voids, seat_played,
-                           hands_out, bids_out, tricks_out, scores_out, want_log, log_cards, log_leader, log_winner,
-                           ext[0], ext[1])
+        return _play_round(seat_card_light, None, None, a)
+    return _play_round_ext(ext[0], ext[1], a)
 
 
 @lean_kernel
-def _play_round_ext(players, r, hook, seat_slot, slot_kind, slot_params, table,
-                    fixed_hands, turn_up_pool, fixed_trump, bid_mode, fixed_bids,
-                    deal_rng, play_rng, live, trick_cards, voids, seat_played,
-                    hands_out, bids_out, tricks_out, scores_out,
-                    want_log, log_cards, log_leader, log_winner, search, user):
+def _play_round_ext(search, user, a):
     """``play_round`` with ``ext`` = (search, user) unpacked: arguments here, so that Numba drops the
-    branches a None one guards. Numba drops a branch only where the argument's type is None, so the
-    tests are nested such that whatever stays compiles for the types at hand (a table with a user's
-    player also compiles the light round it never takes). Lean like ``play_round``: what it calls that
-    allocates (the search policy, a user's functions) states its own counting (``_jit``, ``wizsim.jit``)."""
+    branches a None one guards (``a``: ``play_round``'s other arguments). Numba drops a branch only where
+    the argument's type is None, so the tests are nested such that whatever stays compiles for the types
+    at hand (a table with a user's player also compiles the light round it never takes). Lean like
+    ``play_round``: what it calls that allocates (the search policy, a user's functions) states its own
+    counting (``_jit``, ``wizsim.jit``)."""
     if user is None:
         if search is not None:
-            if any_search(players, seat_slot, slot_kind):
-                return _play_round(seat_card_search, players, r, hook, seat_slot, slot_kind, slot_params, table,
-                                   fixed_hands, turn_up_pool, fixed_trump, bid_mode, fixed_bids, deal_rng, play_rng,
-                                   live, trick_cards, voids, seat_played, hands_out, bids_out, tricks_out, scores_out,
-                                   want_log, log_cards, log_leader, log_winner, search, None)
-        return _play_round(seat_card_light, players, r, hook, seat_slot, slot_kind, slot_params, table, fixed_hands,
-                           turn_up_pool, fixed_trump, bid_mode, fixed_bids, deal_rng, play_rng, live, trick_cards,
-                           voids, seat_played, hands_out, bids_out, tricks_out, scores_out, want_log, log_cards,
-                           log_leader, log_winner, None, None)
+            if any_search(a[0], a[3], a[4]):
+                return _play_round(seat_card_search, search, None, a)
+        return _play_round(seat_card_light, None, None, a)
     if search is None:
-        return _play_round(seat_card_user, players, r, hook, seat_slot, slot_kind, slot_params, table, fixed_hands,
-                           turn_up_pool, fixed_trump, bid_mode, fixed_bids, deal_rng, play_rng, live, trick_cards,
-                           voids, seat_played, hands_out, bids_out, tricks_out, scores_out, want_log, log_cards,
-                           log_leader, log_winner, None, user)
-    return _play_round(seat_card_both, players, r, hook, seat_slot, slot_kind, slot_params, table, fixed_hands,
-                       turn_up_pool, fixed_trump, bid_mode, fixed_bids, deal_rng, play_rng, live, trick_cards,
-                       voids, seat_played, hands_out, bids_out, tricks_out, scores_out, want_log, log_cards,
-                       log_leader, log_winner, search, user)
+        return _play_round(seat_card_user, None, user, a)
+    return _play_round(seat_card_both, search, user, a)
 
 
 @inline_kernel
-def _play_round(pick_card, players, r, hook, seat_slot, slot_kind, slot_params, table,
-                fixed_hands, turn_up_pool, fixed_trump, bid_mode, fixed_bids,
-                deal_rng, play_rng, live, trick_cards, voids, seat_played,
-                hands_out, bids_out, tricks_out, scores_out,
-                want_log, log_cards, log_leader, log_winner, search, user):
+def _play_round(pick_card, search, user, a):
     """``play_round`` with the trick loop's chooser ``pick_card`` (``dispatch.seat_card_*``) and the
     deciders' ``search, user`` (see ``dispatch``): compiled once for each combination."""
+    (players, r, hook, seat_slot, slot_kind, slot_params, table, fixed_hands, turn_up_pool, fixed_trump, bid_mode,
+     fixed_bids, deal_rng, play_rng, live, trick_cards, voids, seat_played, hands_out, bids_out, tricks_out,
+     scores_out, want_log, log_cards, log_leader, log_winner) = a
     turn_up = deal_round(deal_rng, players, r, fixed_hands, turn_up_pool, hands_out)
     dealer = players - 1
     for s in range(players):

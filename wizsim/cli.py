@@ -94,11 +94,11 @@ def echo(result, as_json: bool) -> None:
 
 
 # What a first run of each command takes on an empty Numba cache, in seconds (2-core Intel Xeon, numba
-# 0.68, whole process: 10.5 simulate --round 5, 11.9 simulate --games, 11.8 advise, 16.2 advise play,
-# 14.1 tournament; 45 with a search seat). A user's jitted player: its kernels, in memory, on every run
-# (about 8 s with the rest cached, 15 s from an empty cache).
-COMPILE_SECONDS = {"simulate": 11, "games": 12, "advise": 12, "advise-play": 16, "tournament": 14, "review": 20,
-                   "search": 45, "jitted": 8}
+# 0.68, whole process, measured 2026-12-04: 9.6 simulate --round 5, 11.4 simulate --games, 12.7 advise,
+# 14.6 advise play, 11.9 tournament, 27.0 review, 38.9 with a search seat). A user's jitted player: its
+# kernels, in memory, on every run (about 8 s with the rest cached, 15 s from an empty cache).
+COMPILE_SECONDS = {"simulate": 10, "games": 12, "advise": 13, "advise-play": 15, "tournament": 12, "review": 27,
+                   "search": 40, "jitted": 8}
 
 
 def kernels_ext(names):

@@ -38,7 +38,8 @@ from wizsim.bits import bit, lowest_bit, popcount
 from wizsim.cards import FIRST_JESTER, FIRST_WIZARD, format_card, format_cards, mask_to_cards
 from wizsim.deal.kernels import PLAY_STREAM, stream_key
 from wizsim.policies import make_slots
-from wizsim.policies.dispatch import choose_card
+from wizsim.policies.dispatch import SEARCH, choose_card
+from wizsim.policies.observation import Obs
 from wizsim.policies.rollout import close_trick, play_card
 from wizsim.rules.kernels import LED_NONE, legal_mask
 from wizsim.sim.driver import simulate_rounds
@@ -138,10 +139,13 @@ class Table:
     def policy_card(self, s: int) -> int:
         slot = self.slots.slot_of(self.names[s])
         legal = np.uint64(legal_mask(self.live[s], self.led))  # kernels return Python ints: masks stay uint64
-        return int(choose_card(self.slots.kinds[slot], self.slots.params[slot], self.slots.table, s, PLAYERS, self.r,
-                               False, self.live[s], legal, self.turn_up, self.trump, self.bids, self.tricks,
-                               self.seat_played, self.played, self.trick_cards, self.n, self.led, self.win_pos,
-                               self.voids, self.rng))
+        obs = Obs(np.int64(s), np.int64(PLAYERS), np.int64(self.r), False, self.live[s], legal, np.int64(-1),
+                  np.int64(self.turn_up), np.int64(self.trump), self.bids, self.tricks, self.seat_played,
+                  np.uint64(self.played), self.trick_cards, np.int64(self.n), np.int64(self.led),
+                  np.int64(self.win_pos), self.voids)
+        search = True if self.slots.kinds[slot] == SEARCH else None
+        return int(choose_card(self.slots.kinds[slot], self.slots.params[slot], self.slots.table, obs, self.rng,
+                               search, None))
 
     def legal(self, s: int) -> int:
         return popcount(legal_mask(self.live[s], self.led))

@@ -1,6 +1,7 @@
 """What users noticed (issue 10 item 9): --help lists the policy names and the valid ranges and shows
 an example per command; counts agree with their nouns; policy names print as stored (lower case);
-error lines cut a huge input; long runs show progress when stderr is not a terminal."""
+error lines cut a huge input; long runs show progress when stderr is not a terminal; a first run says it
+compiles, on a terminal or not (issue 16 item 6)."""
 
 import re
 
@@ -72,4 +73,31 @@ def test_progress_lines_without_a_terminal(tmp_path, monkeypatch):
 
 def test_no_progress_lines_for_a_short_run(tmp_path):
     res = run("simulate", "--round", "2", "--rounds", "500", "--chunk-size", "100", "--out", str(tmp_path / "d"))
-    assert not [line for line in res.stderr.splitlines() if line.startswith("wizsim: ")]
+    assert not [line for line in res.stderr.splitlines() if re.search(r"of 500 rounds", line)], res.stderr
+
+
+_NOTICE = """
+import sys
+from wizsim import cli
+from wizsim.rules.kernels import score_round
+cli.announce_compile(score_round, seconds=7)
+score_round(1, 1)  # compiles, and caches
+"""
+
+
+def test_compile_notice_off_a_terminal_on_an_empty_cache_only(tmp_path):
+    """The first-run notice is printed in a log too (prefixed), with the command's figure, and only when
+    the cache lacks the kernels."""
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path), "WIZSIM_NUMBA_CACHE": "1"}
+
+    def notice():
+        return subprocess.run([sys.executable, "-c", _NOTICE], env=env, capture_output=True, text=True,
+                              check=True).stderr
+
+    first = notice()
+    assert first.startswith("wizsim: Compiling wizsim's kernels") and "about 7 s" in first
+    assert "Compiling" not in notice()

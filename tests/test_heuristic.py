@@ -16,6 +16,7 @@ from wizsim.policies import heuristic as H
 from wizsim.policies import make_slots
 from wizsim.policies import reference as ref
 from wizsim.policies.heuristic_values import VALUES
+from wizsim.rules import reference as rules_ref  # the twin's legal moves come from the rules' twin, not the kernel
 from wizsim.rules.kernels import LED_NONE, legal_mask, next_led, trick_winner
 from wizsim.sim.round import BID_FORCED, BID_FREE
 
@@ -52,8 +53,8 @@ def twin_card(seat, players, hand, trick, trump, need, played=(), turn_up=-1, vo
     hand, trick = [int(c) for c in hand], [int(c) for c in trick]
     led = LED_NONE
     for c in trick:
-        led = next_led(led, c)
-    legal = ids(legal_mask(mask(hand), led))
+        led = rules_ref.next_led(led, c)
+    legal = ids(rules_ref.legal_mask(int(mask(hand)), led))
     vs = [set() for _ in range(players)] if voids is None else [{s for s in range(4) if v >> s & 1} for v in voids]
     return ref.heuristic_card(seat, players, hand, legal, turn_up, trump, need, list(played) + list(trick),
                               list(trick), vs)
@@ -148,14 +149,14 @@ def replay_and_compare(batch, heuristic_seats, hook):
                 s = (leader + k) % p
                 c = int(batch.log_cards[i, t * p + k])
                 if s in heuristic_seats:
-                    legal = ids(legal_mask(mask(hands[s]), led))
+                    legal = ids(rules_ref.legal_mask(int(mask(hands[s])), led))
                     want = ref.heuristic_card(s, p, hands[s], legal, turn_up, trump, bids[s] - tricks[s],
                                               played + trick, trick, voids)
                     assert c == want, (i, t, k)
                     n_checked += 1
                 if led >= 0 and c < N_SUITED and c // N_RANKS != led:
                     voids[s].add(led)
-                led = next_led(led, c)
+                led = rules_ref.next_led(led, c)
                 hands[s].discard(c)
                 trick.append(c)
             winner = int(batch.log_winner[i, t])

@@ -15,6 +15,7 @@ from strategies import round_indices, round_setups, seeds
 from wizsim import simulate_rounds
 from wizsim.policies import make_slots
 from wizsim.policies.dispatch import RANDOM, choose_card_light
+from wizsim.policies.observation import Obs
 from wizsim.sim.driver import PolicySlots
 
 OTHER_KIND = 127  # no policy has this kind: dispatch falls through to the random policy
@@ -32,8 +33,8 @@ def test_unknown_kind_is_dispatched_to_the_random_policy():
         picks = []
         for kind in (RANDOM, OTHER_KIND):
             rng = np.array([state], dtype=np.uint64)
-            picks.append(int(choose_card_light.py_func(kind, None, None, 0, 4, 5, False, legal, legal, 0, -1, None,
-                                                       None, None, np.uint64(0), None, 0, -1, -1, None, rng)))
+            obs = Obs(0, 4, 5, False, legal, legal, -1, 0, -1, None, None, None, np.uint64(0), None, 0, -1, -1, None)
+            picks.append(int(choose_card_light.py_func(kind, None, None, obs, rng)))
         assert picks[0] == picks[1]
 
 

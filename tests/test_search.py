@@ -16,6 +16,7 @@ from wizsim.cli import main
 from wizsim.config import ConfigError
 from wizsim.deal.kernels import stream_key
 from wizsim.policies import check_policy, make_slots, policy_entry
+from wizsim.policies.dispatch import kernel_ext
 from wizsim.sim.round import BID_FORCED, BID_FREE, TRUMP_BY_RULES, play_round
 
 SMALL = "search:worlds=8:doublings=1"
@@ -47,8 +48,9 @@ def _round(players, r, seat_policies, hands_fixed, turn_up, deal_seed, play_seed
                log=np.zeros(players * r, np.int8))
     play_round(players, r, False, seat_slot, slots.kinds, slots.params, slots.table, fixed, bit(turn_up),
                TRUMP_BY_RULES, bid_mode, fixed_bids, deal_rng, play_rng, np.zeros(players, np.uint64),
-               np.zeros(players, np.int8), np.zeros(players, np.int8), out["hands"], out["bids"], out["tricks"],
-               out["scores"], True, out["log"], np.zeros(r, np.int8), np.zeros(r, np.int8))
+               np.zeros(players, np.int8), np.zeros(players, np.int8), np.zeros(players, np.uint64), out["hands"], out["bids"], out["tricks"],
+               out["scores"], True, out["log"], np.zeros(r, np.int8), np.zeros(r, np.int8),
+               kernel_ext(slots.kinds))
     return out
 
 
@@ -129,6 +131,7 @@ from play_brute import random_state  # noqa: E402
 from wizsim.advisor.played import make_play_question  # noqa: E402
 from wizsim.deal.reference import Stream  # noqa: E402
 from wizsim.policies import reference  # noqa: E402
+from wizsim.policies.observation import Obs  # noqa: E402
 from wizsim.policies.search import search_bid, search_card, search_trump  # noqa: E402
 from wizsim.rules.kernels import legal_mask  # noqa: E402
 
@@ -147,6 +150,14 @@ def _params(worlds=3, doublings=1):
     return parse_policy(f"search:worlds={worlds}:doublings={doublings}").params_row()
 
 
+def _obs(seat, players, r, hook, hand, forbidden, turn_up, trump, bids):
+    """A bid or trump decision's observation record."""
+    i = np.int64
+    return Obs(i(seat), i(players), i(r), hook, np.uint64(hand), np.uint64(0), i(forbidden), i(turn_up), i(trump),
+               np.array(bids, np.int8), np.zeros(players, np.int8), np.zeros(players, np.uint64), np.uint64(0),
+               np.full(players, -1, np.int8), i(0), i(-1), i(-1), np.zeros(players, np.int8))
+
+
 def _search_card_both_ways(players, r, seed, n_played, hook):
     """search_card, kernel and twin, on one state; returns the turned-up card. The twin finds the legal
     cards itself (rules twin), the kernel is given them."""
@@ -157,9 +168,10 @@ def _search_card_both_ways(players, r, seed, n_played, hook):
     legal = legal_mask(a["hand"], q.led)
     turn_up = np.int64(truth["turn_up"])
     rng = np.array([seed], np.uint64)
-    got = search_card(params, table, a["me"], a["players"], a["r"], hook, a["hand"], legal, turn_up, a["trump"],
-                      a["bids"], a["tricks"], a["seat_played"], a["played"], a["trick_cards"], a["n_in_trick"],
-                      a["voids"], rng)
+    obs = Obs(a["me"], a["players"], a["r"], hook, a["hand"], legal, np.int64(-1), turn_up, a["trump"], a["bids"],
+              a["tricks"], a["seat_played"], a["played"], a["trick_cards"], a["n_in_trick"], np.int64(q.led),
+              np.int64(-1), a["voids"])
+    got = search_card(params, table, obs, rng)
     stream = Stream(seed)
     want = reference.search_card(params, table, q.me, players, r, hook, set(q.hand), truth["turn_up"], q.trump,
                                  list(q.bids), list(q.tricks), [_cards(m) for m in q.seat_played],
@@ -208,7 +220,7 @@ def test_search_bid_and_trump_kernels_equal_twins(players, seed, hook, dealer_wi
     if dealer_wizard:
         hand = sum(1 << c for c in deck[:r] if c != 52)
         rng = np.array([seed], np.uint64)
-        got = search_trump(params, table, players, r, hook, np.uint64(hand), np.int64(52), rng)
+        got = search_trump(params, table, _obs(players - 1, players, r, hook, hand, -1, 52, -1, [-1] * players), rng)
         stream = Stream(seed)
         assert int(got) == reference.search_trump(params, table, players, r, hook, _cards(hand), 52, stream)
         assert int(rng[0]) == stream.state
@@ -220,8 +232,7 @@ def test_search_bid_and_trump_kernels_equal_twins(players, seed, hook, dealer_wi
     bids = [rr.randrange(r + 1) if s < seat else -1 for s in range(players)]
     forbidden = r - sum(bids[:seat]) if hook and seat == players - 1 and 0 <= r - sum(bids[:seat]) <= r else -1
     rng = np.array([seed], np.uint64)
-    got = search_bid(params, table, seat, players, r, hook, np.uint64(hand), np.int64(turn_up), np.int64(trump),
-                     np.array(bids, np.int8), np.int64(forbidden), rng)
+    got = search_bid(params, table, _obs(seat, players, r, hook, hand, forbidden, turn_up, trump, bids), rng)
     stream = Stream(seed)
     assert int(got) == reference.search_bid(params, table, seat, players, r, hook, _cards(hand), turn_up, trump, bids,
                                             forbidden, stream)

@@ -3,12 +3,6 @@
 Public API (see CONTRACT.md); everything else inside the package may change.
 """
 
-from wizsim.advisor import Advice, AdviceError, PlayAdvice, TrumpAdvice, advise, advise_play, advise_trump
-from wizsim.cards import CardError, format_cards, parse_cards
-from wizsim.config import ConfigError, RulesConfig
-from wizsim.rules.api import legal_plays, score, trick_winner
-from wizsim.sim.driver import GameBatch, RoundBatch, simulate_games, simulate_rounds
-
 __version__ = "0.1.0"
 
 __all__ = [
@@ -31,6 +25,7 @@ __all__ = [
     "advise_play",
     "advise_trump",
     "format_cards",
+    "jit_player",
     "legal_plays",
     "parse_cards",
     "player",
@@ -44,22 +39,33 @@ __all__ = [
 ]
 
 
+# Where each public name lives. Nothing is imported with the package: ``import wizsim`` stays light (the
+# CLI installs its Ctrl-C handling before NumPy and Numba load), and a name's module loads on first use.
+_HOMES = {
+    "wizsim.advisor": ("Advice", "AdviceError", "PlayAdvice", "TrumpAdvice", "advise", "advise_play", "advise_trump"),
+    "wizsim.cards": ("CardError", "format_cards", "parse_cards"),
+    "wizsim.config": ("ConfigError", "RulesConfig"),
+    "wizsim.rules.api": ("legal_plays", "score", "trick_winner"),
+    "wizsim.sim.driver": ("GameBatch", "RoundBatch", "simulate_games", "simulate_rounds"),
+    "wizsim.dataset.read": ("read_rounds",),  # pulls in pyarrow.dataset
+    "wizsim.tournament": ("run_tournament",),
+    "wizsim.jit": ("jit_player",),  # a user's jitted player
+    "wizsim.table": ("Round", "Game", "Observation", "Player", "player"),  # the open table
+    "wizsim.record": ("GameRecord", "review"),  # game records and their review
+}
+_HOME = {name: module for module, names in _HOMES.items() for name in names}
+
+
 def __getattr__(name):
-    # read_rounds pulls in pyarrow.dataset: load it on first use, not on every ``import wizsim``
-    if name == "read_rounds":
-        from wizsim.dataset.read import read_rounds
+    module = _HOME.get(name)
+    if module is None:
+        raise AttributeError(f"module 'wizsim' has no attribute {name!r}")
+    import importlib
 
-        return read_rounds
-    if name == "run_tournament":
-        from wizsim.tournament import run_tournament
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value  # later lookups skip this function
+    return value
 
-        return run_tournament
-    if name in ("Round", "Game", "Observation", "Player", "player"):  # the open table (wizsim.table)
-        import wizsim.table
 
-        return getattr(wizsim.table, name)
-    if name in ("GameRecord", "review"):  # game records and their review (wizsim.record)
-        import wizsim.record
-
-        return getattr(wizsim.record, name)
-    raise AttributeError(f"module 'wizsim' has no attribute {name!r}")
+def __dir__():
+    return sorted(set(globals()) | set(__all__))

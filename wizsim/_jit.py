@@ -14,6 +14,11 @@ file of the kernel itself: after an edit of ``round.py``, the cached ``simulate_
 (in ``kernels.py``) would go on running the old round. So wizsim's cache entries are stamped with a
 hash of the kernel's module and of every package module it imports, directly or not (and of the
 environment switches that change code generation): a change to any of them recompiles the kernel.
+
+A kernel specialized for functions passed as arguments (a user's jitted player, ``wizsim.jit``) is
+compiled in memory and never written to the cache: Numba would key the entry by the function object,
+which no later process has, and add a file on every run. Numba's parallel loop cannot carry such
+functions into its threads either, so those runs take ``serial_twin`` of the batch kernel.
 """
 
 from __future__ import annotations
@@ -105,8 +110,33 @@ class _PackageCacheImpl(CompileResultCacheImpl):
     _locator_classes = [_UserProvidedLocator, _InTreeLocator, _UserWideLocator]
 
 
+def _holds_function(ty) -> bool:
+    """Whether a Numba type is, or holds, a function object (a user's jitted player's functions)."""
+    from numba.core import types
+
+    if isinstance(ty, (types.Dispatcher, types.FunctionType)):
+        return True
+    if isinstance(ty, types.BaseTuple):
+        return any(_holds_function(t) for t in ty.types)
+    return False
+
+
 class _PackageFunctionCache(FunctionCache):
+    """Numba's disk cache, with one exception: a specialization for functions given as arguments (a
+    user's jitted player: ``wizsim.jit``) is compiled in memory. Numba keys such an entry by the
+    function object, which no later process has, so every run would add one more file."""
+
     _impl_class = _PackageCacheImpl
+
+    def load_overload(self, sig, target_context):
+        if any(_holds_function(t) for t in sig):
+            return None
+        return super().load_overload(sig, target_context)
+
+    def save_overload(self, sig, data):
+        if any(_holds_function(t) for t in sig):
+            return
+        super().save_overload(sig, data)
 
 
 _cache_off_reason: str | None = None  # set when no cache folder is writable: compile in memory
@@ -127,16 +157,31 @@ def _cached(dispatcher):
     return dispatcher
 
 
-def needs_compile(*dispatchers) -> bool:
+def _takes_ext(dispatcher) -> bool:
+    code = dispatcher.py_func.__code__
+    return code.co_argcount > 0 and code.co_varnames[code.co_argcount - 1] == "ext"
+
+
+def needs_compile(*dispatchers, ext=None) -> bool:
     """Whether any of these kernels has no machine code for its current source in Numba's disk
-    cache, so that its first call will compile (tens of seconds for the big ones). A guess for the
-    user's benefit, read from Numba's cache index; False when it cannot tell."""
+    cache, so that its first call will compile (tens of seconds for the big ones). A kernel whose last
+    argument is ``ext`` (``policies.dispatch.kernel_ext``) is compiled once for None and once for a
+    tuple: ``ext`` says which this call needs. A guess for the user's benefit, read from Numba's cache
+    index; False when it cannot tell."""
     if not CACHE:
         return False
     if _cache_off_reason is not None:  # compiled in memory: every run compiles
         return True
     try:
-        return any(not d._cache._cache_file._load_index() for d in dispatchers)
+        from numba.core import types
+
+        for d in dispatchers:
+            keys = d._cache._cache_file._load_index()
+            if not keys:
+                return True
+            if _takes_ext(d) and not any(isinstance(key[0][-1], types.NoneType) == (ext is None) for key in keys):
+                return True
+        return False
     except Exception:  # a private Numba interface: when it changes, say nothing rather than fail
         return False
 
@@ -145,24 +190,35 @@ def needs_compile(*dispatchers) -> bool:
 # kernels never divide by a value that can be zero.
 # cache=False here: ``_cached`` installs wizsim's own cache (Numba's would fail at import where no
 # cache folder is writable).
+# _nrt=True is the default, but said here: a kernel first compiled from inside a ``lean_kernel`` would
+# otherwise inherit its caller's _nrt=False (Numba passes flags not set down to the functions it compiles
+# for a call) and fail where it allocates.
 _OPTIONS = dict(cache=False, nogil=True, error_model="numpy", boundscheck=False)
+_COUNTED = dict(_nrt=True, **_OPTIONS)
 
 
 def kernel(fn):
     """Serial nopython kernel, cached."""
-    return _cached(njit(**_OPTIONS)(fn))
+    return _cached(njit(**_COUNTED)(fn))
 
 
 def inline_kernel(fn):
     """Serial kernel that Numba inlines into its callers: for the small per-card-play helpers,
     where a call's argument marshalling (arrays are passed as several words each) would cost more
     than the body."""
-    return _cached(njit(inline="always", **_OPTIONS)(fn))
+    return _cached(njit(inline="always", **_COUNTED)(fn))
 
 
 def parallel_kernel(fn):
     """Parallel nopython kernel (``prange`` over independent batch rows), cached."""
-    return _cached(njit(parallel=True, **_OPTIONS)(fn))
+    return _cached(njit(parallel=True, **_COUNTED)(fn))
+
+
+@functools.cache
+def serial_twin(dispatcher):
+    """A serial copy of a parallel kernel (its ``prange`` a plain loop), for arguments Numba's parallel
+    loop cannot carry into its threads: a user's jitted functions (``sim.driver.run_batch``)."""
+    return _cached(njit(**_COUNTED)(dispatcher.py_func))
 
 
 def lean_kernel(fn):
@@ -170,5 +226,5 @@ def lean_kernel(fn):
     not allocate them (scratch comes in as arguments). For hot loops that hand the same arrays to many
     small helpers: each array argument or view otherwise costs a pair of atomic counts, which in the
     batched environment's step (``envs.vector``) was three quarters of the time. The kernels it calls keep
-    their own counting."""
+    their own counting because they state it (``_COUNTED``)."""
     return _cached(njit(_nrt=False, **_OPTIONS)(fn))

@@ -93,13 +93,46 @@ def echo(result, as_json: bool) -> None:
     click.echo(render(result, as_json))
 
 
-def announce_compile(*kernels) -> None:
-    """On a terminal, say why a first run on this machine (an empty Numba cache) sits silent for a while."""
+# What a first run of each command takes on an empty Numba cache, in seconds (2-core Intel Xeon, numba
+# 0.68, whole process, measured 2026-12-04: 9.6 simulate --round 5, 11.4 simulate --games, 12.7 advise,
+# 14.6 advise play, 11.9 tournament, 27.0 review, 38.9 with a search seat). A user's jitted player: its
+# kernels, in memory, on every run (about 8 s with the rest cached, 15 s from an empty cache).
+COMPILE_SECONDS = {"simulate": 10, "games": 12, "advise": 13, "advise-play": 15, "tournament": 12, "review": 27,
+                   "search": 40, "jitted": 8}
+
+
+def kernels_ext(names):
+    """The ``ext`` the kernels take for these policy names (``dispatch.kernel_ext``; None: no search)."""
+    from wizsim.policies.dispatch import kernel_ext
+    from wizsim.policies.registry import is_user_player, jit_functions, looks_like_player_spec, policy_entry
+
+    if isinstance(names, str):
+        names = names.split(",")
+    user = next((jit_functions(n) for n in names if jit_functions(n) is not None), None)
+    kinds = []
+    for n in names:
+        if isinstance(n, str) and n.strip() and not is_user_player(n) and not looks_like_player_spec(n):
+            try:
+                kinds.append(policy_entry(n).kind)
+            except (ValueError, TypeError):  # the command refuses it with its own words (naming the option)
+                pass
+    return kernel_ext(kinds, user)
+
+
+def announce_compile(*kernels, seconds: int, ext=None) -> None:
+    """Say why a first run on this machine (an empty Numba cache) sits silent for a while: on a
+    terminal as it is, in a log prefixed ``wizsim: `` (progress and warnings go to stderr)."""
     from wizsim._jit import needs_compile
 
-    if sys.stderr.isatty() and needs_compile(*kernels):
-        click.echo("Compiling wizsim's kernels for this machine: once, about 30 s; later runs load them "
-                   "from Numba's cache.", err=True)
+    prefix = "" if sys.stderr.isatty() else "wizsim: "
+    if ext is not None and ext[1] is not None:  # a user's jitted player: never in the disk cache (wizsim.jit)
+        click.echo(f"{prefix}Compiling wizsim's kernels for your jitted player: about {COMPILE_SECONDS['jitted']} s "
+                   f"on every run (Numba's cache cannot keep kernels made for a function).", err=True)
+    elif needs_compile(*kernels, ext=ext):
+        if ext is not None:
+            seconds = max(seconds, COMPILE_SECONDS["search"])
+        click.echo(f"{prefix}Compiling wizsim's kernels for this machine: once, about {seconds} s; later runs load "
+                   f"them from Numba's cache.", err=True)
 
 
 class Terminated(KeyboardInterrupt):
@@ -233,7 +266,20 @@ def progress_bar(total: int, unit: str, enabled: bool | None = None):
     return tqdm(total=total, unit=unit, unit_scale=True, file=sys.stderr, dynamic_ncols=True)
 
 
-@click.group(epilog=f"\b\nExamples:\n  wizsim simulate --players 4 --round 15 --rounds 1000000 --seed 7\n"
+class Commands(click.Group):
+    """The command group; a Ctrl-C (SIGTERM) that reaches it, outside the commands' own handling (while
+    a kernel compiles in the main thread, say), exits 130 (143) with one line instead of click's
+    "Aborted!" with status 1."""
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt as stop:
+            click.echo("\ninterrupted: stopped before the answer was complete", err=True)
+            sys.exit(143 if isinstance(stop, Terminated) else 130)
+
+
+@click.group(cls=Commands, epilog=f"\b\nExamples:\n  wizsim simulate --players 4 --round 15 --rounds 1000000 --seed 7\n"
                     f"  wizsim advise --hand \"W,AS,3H\" --trump S --seat 2 --bids 1\n"
                     f"  wizsim tournament --players 4 --policies heuristic,random --games 20000\n\n{EXIT_HELP}")
 @click.version_option(package_name="wizsim")
@@ -306,13 +352,15 @@ def simulate(players, round_size, rounds, games, policy, policies, hook, seed, t
     from wizsim.sim.kernels import simulate_games_kernel, simulate_rounds_kernel
 
     main_kernel = simulate_games_kernel if games is not None else simulate_rounds_kernel
+    unit_key = "games" if games is not None else "simulate"
     args = dict(r=plan.round, rounds=plan.rounds, games=plan.games, policies=names, hook=hook, seed=plan.seed,
                 threads=threads)
     if out is not None:
         from wizsim.dataset.kernels import expand_round_rows, expand_trick_rows
         from wizsim.dataset.run import write_dataset
 
-        announce_compile(main_kernel, expand_round_rows, *([expand_trick_rows] if trick_log else []))
+        announce_compile(main_kernel, expand_round_rows, *([expand_trick_rows] if trick_log else []),
+                         seconds=COMPILE_SECONDS[unit_key], ext=kernels_ext(plan.policies))
         from wizsim.dataset.run import StorageError
 
         say_long_estimate(players, plan.policies, plan.n_units, plan.unit, plan.round, threads, rows=True,
@@ -331,7 +379,7 @@ def simulate(players, round_size, rounds, games, policy, policies, hook, seed, t
     else:
         from wizsim.sim.summary import summarize
 
-        announce_compile(main_kernel)
+        announce_compile(main_kernel, seconds=COMPILE_SECONDS[unit_key], ext=kernels_ext(plan.policies))
         say_long_estimate(players, plan.policies, plan.n_units, plan.unit, plan.round, threads)
         with progress_bar(plan.n_units, plan.unit) as bar:
             result = run_interruptibly(lambda: summarize(players, **args, progress=bar.update))
@@ -383,6 +431,8 @@ def advise(hand, trump, seat, players, bids, played, hook, trump_card, samples, 
     skip_blas_probe()
     from wizsim.advisor.trump import is_trump_question
 
+    advice_ext = kernels_ext(f"{policy or DEFAULT_OPPONENTS},{play or PLAYER_POLICY}")
+
     if is_trump_question(trump, trump_card, seat, players, bids):
         from wizsim.advisor import advise_trump
         from wizsim.sim.candidates import candidate_rounds_kernel
@@ -390,7 +440,7 @@ def advise(hand, trump, seat, players, bids, played, hook, trump_card, samples, 
         if played or play_trust is not None:
             raise click.UsageError("the dealer names the trump before any card is played: leave out --played "
                                    "and --play-trust")
-        announce_compile(candidate_rounds_kernel)
+        announce_compile(candidate_rounds_kernel, seconds=COMPILE_SECONDS["advise"], ext=advice_ext)
         echo(run_interruptibly(lambda: advise_trump(hand, seat, players, bids=bids, hook=hook, samples=samples,
                                                     seed=seed, policy=policy, play=play, bid_trust=bid_trust)),
              as_json)
@@ -399,7 +449,7 @@ def advise(hand, trump, seat, players, bids, played, hook, trump_card, samples, 
         from wizsim.advisor import advise_play
         from wizsim.advisor.play import play_kernels
 
-        announce_compile(*play_kernels())
+        announce_compile(*play_kernels(), seconds=COMPILE_SECONDS["advise-play"], ext=advice_ext)
         echo(run_interruptibly(lambda: advise_play(hand, trump, seat, players, bids=bids, played=played or "",
                                                    hook=hook, trump_card=trump_card, samples=samples, seed=seed,
                                                    policy=policy, play=play, bid_trust=bid_trust,
@@ -412,7 +462,9 @@ def advise(hand, trump, seat, players, bids, played, hook, trump_card, samples, 
     from wizsim.policies.model import bid_weight
     from wizsim.sim.candidates import candidate_rounds_kernel
 
-    announce_compile(bid_weight if len(hand) == 1 else candidate_rounds_kernel)  # round 1 is enumerated
+    # round 1 is enumerated
+    announce_compile(bid_weight if len(hand) == 1 else candidate_rounds_kernel, seconds=COMPILE_SECONDS["advise"],
+                     ext=advice_ext)
     if play_trust is not None:
         raise click.UsageError("--play-trust is for play advice (the cards the opponents chose): give all "
                                f"{players} bids in --bids")
@@ -449,10 +501,11 @@ def tournament(players, policies, games, seed, hook, threads, engine, scheduler,
     check_engine_options(engine, scheduler, workers, ENGINES, ConfigError)  # before a bar is drawn
     if engine == "dask" and scheduler is None:
         quiet_local_cluster_exit()
-    announce_compile(simulate_games_kernel)
     from wizsim.policies import seat_policies
 
-    say_long_estimate(players, seat_policies(policies, players), games, "game", None, threads)
+    names = seat_policies(policies, players)
+    announce_compile(simulate_games_kernel, seconds=COMPILE_SECONDS["tournament"], ext=kernels_ext(names))
+    say_long_estimate(players, names, games, "game", None, threads)
     with progress_bar(games, "game") as bar:
         result = run_interruptibly(lambda: run_tournament(players, policies, games, seed=seed, hook=hook,
                                                           threads=threads, progress=bar.update, engine=engine,
@@ -485,7 +538,8 @@ def review(game, samples, seed, policy, play, rounds, as_json):
     from wizsim.sim.candidates import candidate_rounds_kernel
 
     record = GameRecord.load(game)
-    announce_compile(candidate_rounds_kernel, *play_kernels())
+    announce_compile(candidate_rounds_kernel, *play_kernels(), seconds=COMPILE_SECONDS["review"],
+                     ext=kernels_ext(f"{policy or DEFAULT_OPPONENTS},{play or PLAYER_POLICY}"))
     bar = {}
 
     def step(done: int, total: int) -> None:

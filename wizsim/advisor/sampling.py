@@ -26,6 +26,7 @@ from statistics import NormalDist
 import numpy as np
 
 from wizsim.policies import make_slots
+from wizsim.policies.dispatch import kernel_ext
 from wizsim.rules.api import score
 from wizsim.sim.candidates import candidate_rounds_kernel
 from wizsim.sim.evidence import NO_NAMED, deal_likelihoods_kernel
@@ -150,7 +151,7 @@ def run_deals(setup, seed: int, indices: np.ndarray, want_hands: bool = False, e
                             setup["hook"], setup["seat_slot"], slots.kinds, slots.params, slots.table,
                             setup["fixed_hands"], setup["turn_up_pool"], np.int64(setup["fixed_trump"]),
                             setup["bid_mode"], setup["fixed_bids"], setup["seat"], candidates, bool(want_hands),
-                            tricks, turn_up, hands, earlier)
+                            tricks, turn_up, hands, earlier, kernel_ext(slots.kinds))
     if want_hands:
         return tricks, turn_up, hands
     return tricks, None, None

@@ -69,7 +69,8 @@ from wizsim.envs.encoding import (
     TURN_UP_NONE,
     VOIDS,
 )
-from wizsim.policies.dispatch import choose_bid, choose_card, choose_trump
+from wizsim.policies.dispatch import SEARCH, choose_bid, choose_card, choose_trump
+from wizsim.policies.observation import observe
 from wizsim.policies.registry import check_policy, make_slots
 from wizsim.rules import kernels as rules  # the rules the round kernel plays by
 
@@ -173,28 +174,31 @@ def apply_action(players, r, scal, live, seat_played, voids, trick_cards, bids, 
 
 @kernel
 def opponent_action(players, r, hook, kind, params, table, scal, live, seat_played, voids, trick_cards, bids, tricks,
-                    play_rng, i):
+                    play_rng, i, search):
     """The flat action a built-in policy (``kind``, ``params``, ``table``) takes for row ``i``'s current seat,
-    drawing from the round's play stream: what ``wizsim.player(name).decide`` answers on the open table."""
+    drawing from the round's play stream: what ``wizsim.player(name).decide`` answers on the open table.
+    ``search``: None unless the opponents play the search policy (then compiled without its code)."""
     ph = scal[i, S_PHASE]
     s = current_seat(players, scal, i)
     hand = live[i, s]
     trump = scal[i, S_TRUMP]
     rng = play_rng[i:i + 1]
     if ph == PH_TRUMP:
-        return TRUMP_ACTION + choose_trump(kind, params, table, players, r, hook, hand, scal[i, S_TURN_UP], rng)
+        obs = observe(s, players, r, hook, hand, ZERO, -1, scal[i, S_TURN_UP], -1, bids[i], tricks[i], seat_played[i],
+                      ZERO, trick_cards[i], 0, rules.LED_NONE, -1, voids[i])
+        return TRUMP_ACTION + choose_trump(kind, params, table, obs, rng, search, None)
     if ph == PH_BID:
         forbidden = rules.forbidden_bid(hook, s, players, r, scal[i, S_TOTAL])
-        return BID_ACTION + choose_bid(kind, params, table, s, players, r, hook, hand, scal[i, S_TURN_UP], trump,
-                                       bids[i], forbidden, rng)
+        obs = observe(s, players, r, hook, hand, ZERO, forbidden, scal[i, S_TURN_UP], trump, bids[i], tricks[i],
+                      seat_played[i], ZERO, trick_cards[i], 0, rules.LED_NONE, -1, voids[i])
+        return BID_ACTION + choose_bid(kind, params, table, obs, rng, search, None)
     played = ZERO
     for k in range(players):
         played |= seat_played[i, k]
     led = scal[i, S_LED]
-    legal = rules.legal_mask(hand, led)
-    return choose_card(kind, params, table, s, players, r, hook, hand, legal, scal[i, S_TURN_UP], trump, bids[i],
-                       tricks[i], seat_played[i], played, trick_cards[i], scal[i, S_N], led, scal[i, S_WIN], voids[i],
-                       rng)
+    obs = observe(s, players, r, hook, hand, rules.legal_mask(hand, led), -1, scal[i, S_TURN_UP], trump, bids[i], tricks[i],
+                  seat_played[i], played, trick_cards[i], scal[i, S_N], led, scal[i, S_WIN], voids[i])
+    return choose_card(kind, params, table, obs, rng, search, None)
 
 
 @lean_kernel
@@ -301,11 +305,11 @@ def mask_row(players, r, hook, scal, live, out, i):
 
 @kernel
 def opponents_play(players, r, hook, kind, params, table, scal, live, seat_played, voids, trick_cards, bids, tricks,
-                   play_rng, i):
+                   play_rng, i, search):
     """The opponents of row ``i`` decide until it is the learner's turn or the round is over."""
     while scal[i, S_PHASE] != PH_OVER and current_seat(players, scal, i) != scal[i, S_LEARNER]:
         a = opponent_action(players, r, hook, kind, params, table, scal, live, seat_played, voids, trick_cards, bids,
-                            tricks, play_rng, i)
+                            tricks, play_rng, i, search)
         apply_action(players, r, scal, live, seat_played, voids, trick_cards, bids, tricks, i, a)
 
 
@@ -323,7 +327,8 @@ def observe_row(players, r, hook, opp_kind, scal, live, seat_played, voids, tric
 
 @kernel
 def reset_kernel(seed, rows, players, r, hook, fixed_seat, opp_kind, opp_params, table, scal, dealt, live,
-                 seat_played, voids, trick_cards, bids, tricks, play_rng, obs, masks, seat_out, deal_rng, no_hands):
+                 seat_played, voids, trick_cards, bids, tricks, play_rng, obs, masks, seat_out, deal_rng, no_hands,
+                 search):
     """Deal the next round into each row of ``rows`` (round index ``scal[i, S_EP] * n + i``) and observe it."""
     n = scal.shape[0]
     for i in rows:
@@ -331,7 +336,7 @@ def reset_kernel(seed, rows, players, r, hook, fixed_seat, opp_kind, opp_params,
                   trick_cards, bids, tricks, play_rng, i, deal_rng, no_hands)
         if opp_kind != NO_OPPONENT:
             opponents_play(players, r, hook, opp_kind, opp_params, table, scal, live, seat_played, voids, trick_cards,
-                           bids, tricks, play_rng, i)
+                           bids, tricks, play_rng, i, search)
         observe_row(players, r, hook, opp_kind, scal, live, seat_played, voids, trick_cards, bids, tricks, obs, masks,
                     seat_out, i)
 
@@ -370,7 +375,7 @@ def step_kernel(seed, actions, players, r, hook, auto_reset, scal, dealt, live, 
 @kernel
 def step_opponents_kernel(seed, actions, players, r, hook, fixed_seat, opp_kind, opp_params, table, auto_reset, scal,
                           dealt, live, seat_played, voids, trick_cards, bids, tricks, play_rng, obs, masks, seat_out,
-                          rewards, dones, deal_rng, no_hands):
+                          rewards, dones, deal_rng, no_hands, search):
     """Against built-in opponents: the learner's action in each row, then the opponents' until the learner's
     next decision; rewards (n, 1) float32, the learner's score. Otherwise as ``step_kernel``. (A kernel of
     its own because the opponents' policies allocate, which ``lean_kernel`` code may not.)"""
@@ -386,7 +391,7 @@ def step_opponents_kernel(seed, actions, players, r, hook, fixed_seat, opp_kind,
         dones[i] = False
         apply_action(players, r, scal, live, seat_played, voids, trick_cards, bids, tricks, i, actions[i])
         opponents_play(players, r, hook, opp_kind, opp_params, table, scal, live, seat_played, voids, trick_cards,
-                       bids, tricks, play_rng, i)
+                       bids, tricks, play_rng, i, search)
         if scal[i, S_PHASE] == PH_OVER:
             dones[i] = True
             s = scal[i, S_LEARNER]
@@ -396,7 +401,7 @@ def step_opponents_kernel(seed, actions, players, r, hook, fixed_seat, opp_kind,
                 reset_row(seed, scal[i, S_EP] * n + i, players, r, fixed_seat, scal, dealt, live, seat_played, voids,
                           trick_cards, bids, tricks, play_rng, i, deal_rng, no_hands)
                 opponents_play(players, r, hook, opp_kind, opp_params, table, scal, live, seat_played, voids,
-                               trick_cards, bids, tricks, play_rng, i)
+                               trick_cards, bids, tricks, play_rng, i, search)
         observe_row(players, r, hook, opp_kind, scal, live, seat_played, voids, trick_cards, bids, tricks, obs, masks,
                     seat_out, i)
     return -1
@@ -436,6 +441,7 @@ class VectorEnv:
         self.r = check_count(r, "r", 1, n_game_rounds(self.players))
         self.hook = bool(hook)
         self.auto_reset = bool(auto_reset)
+        self._search = None
         if opponents is None:
             if seat is not None:
                 raise ConfigError("seat needs opponents: without them every seat is the learner's")
@@ -445,6 +451,7 @@ class VectorEnv:
             self.opponents = check_policy(opponents)
             slots = make_slots([self.opponents])
             self._kind, self._params, self._table = int(slots.kinds[0]), slots.params[0], slots.table
+        self._search = True if self._kind == SEARCH else None  # None: the kernels compile without search
         self.fixed_seat = -1 if seat is None else check_count(seat, "seat", 1, self.players) - 1
         p, n = self.players, self.n
         self._scal = np.zeros((n, N_SCALARS), np.int64)
@@ -494,7 +501,7 @@ class VectorEnv:
         reset_kernel(np.uint64(self.seed), rows, self.players, self.r, self.hook, self.fixed_seat, self._kind,
                      self._params, self._table, self._scal, self._dealt, self._live, self._seat_played, self._voids,
                      self._trick, self._bids, self._tricks, self._play_rng, self.obs, self.masks, self.seat, self._deal_rng,
-                     self._no_hands)
+                     self._no_hands, self._search)
         self.dones[rows] = False
         return self.obs, self.masks
 
@@ -514,7 +521,7 @@ class VectorEnv:
                                         self._kind, self._params, self._table, self.auto_reset, self._scal, self._dealt,
                                         self._live, self._seat_played, self._voids, self._trick, self._bids,
                                         self._tricks, self._play_rng, self.obs, self.masks, self.seat, self.rewards,
-                                        self.dones, self._deal_rng, self._no_hands)
+                                        self.dones, self._deal_rng, self._no_hands, self._search)
         if bad >= 0:
             raise ValueError(f"action {int(a[bad])} is not legal in row {bad} (seat {int(self.seat[bad])}): legal are "
                              f"{np.flatnonzero(self.masks[bad]).tolist()}; no row was stepped")

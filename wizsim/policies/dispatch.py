@@ -9,19 +9,12 @@ What a policy is shown is exactly what its player may see (RULES.md: bids are pu
 and the turned-up card are seen by all); nothing else is passed in, which is what keeps a policy
 honest. Seats are 0-based here (index 0 = seat 1, the last index is the dealer).
 
-choose_bid(kind, params, table, seat, players, r, hook, hand, turn_up, trump, bids, forbidden, rng)
-    bids: (players,) int8, -1 for seats yet to bid; forbidden: the hook's forbidden bid or -1.
-choose_card(kind, params, table, seat, players, r, hook, hand, legal, turn_up, trump, bids, tricks,
-            seat_played, played, trick_cards, n_in_trick, led, winning_pos, voids, rng)
-    legal: mask of the legal cards (never empty); tricks: (players,) int8 taken so far;
-    seat_played: (players,) uint64, the cards each seat has played this round (who played what is
-    public: seat 1 leads trick one and the rules say who leads each next one);
-    played: mask of every card played this round, the current trick included;
-    trick_cards: (players,) int8, the current trick in order of play, n_in_trick of them;
-    led: the led code (rules.kernels); winning_pos: index in trick_cards of the card winning so far
-    (-1 on an empty trick); voids: (players,) uint8, bit s set when that seat has shown it lacks suit s.
-choose_trump(kind, params, table, players, r, hook, hand, turn_up, rng)
-    the dealer's suit 0..3 on the turned-up Wizard ``turn_up``.
+choose_bid(kind, params, table, obs, rng, search, user), choose_card(...), choose_trump(...)
+    ``obs`` is the observation record (``policies.observation.Obs``, built by ``observe``): every fact
+    of the decision (the seat, its hand, the legal cards, the forbidden bid, bids, tricks, who played
+    what, the trick so far, voids) in one documented record. ``rng`` is the round's play stream
+    ((1,) uint64, advanced by a policy that draws). The trump decision is the dealer's on the turned-up
+    Wizard ``obs.turn_up``.
 trump_choices(kind, params, table, players, r, hand)
     the suits (mask, bit s for suit s) among which ``choose_trump`` picks uniformly: what a named
     suit tells about the dealer's hand (the exact round-1 advisor weighs deals by it).
@@ -30,12 +23,26 @@ Each ``choose_*`` has a ``choose_*_light`` twin with the same arguments for ever
 policy: a kernel that cannot meet a search seat calls those (the round kernel picks per round). The
 compiler folds the search policy's large code into whatever calls it, and a loop that carries it runs
 at two thirds of its speed even where it never takes that branch.
+
+``choose_*`` end in ``search, user``: ``search`` None (the type, not a value) drops the search branch at
+compile time, so a kernel compiled for a table without search holds none of its code (it would double
+a first run's compile time); the kernels take them as one argument ``ext`` (``kernel_ext``): None, or
+the tuple (search, user), unpacked where a non-inlined kernel can test each against None.
+
+``USER`` is a user's jitted player (``wizsim.jit``): ``user`` = its (trump, bid, card) functions, each
+called as ``f(obs, rng)`` on the same record; Numba compiles a kernel for each such set of functions. What
+it returns is checked (a legal card, a bid 0..r off the hook's number, a suit): a bad answer raises.
 """
 
 from __future__ import annotations
 
+import numpy as np
+
 from wizsim._jit import inline_kernel
+from wizsim.bits import ZERO
+from wizsim.cards import N_CARDS
 from wizsim.policies.heuristic import heuristic_bid, heuristic_card, heuristic_trump, heuristic_trump_choices
+from wizsim.policies.observation import observe
 from wizsim.policies.random_policy import random_bid, random_card, random_trump
 from wizsim.policies.search import search_bid, search_card, search_trump
 
@@ -43,52 +50,74 @@ RANDOM = 0
 HEURISTIC = 1
 SEARCH = 2
 KINDS = (RANDOM, HEURISTIC, SEARCH)  # a kind without its branch below would play as random: the registry refuses it
+USER = 3  # a user's jitted player (``wizsim.jit``), never a named policy's kind: its functions come in ``ext``
 
 
 @inline_kernel
-def choose_bid(kind, params, table, seat, players, r, hook, hand, turn_up, trump, bids, forbidden, rng):
-    if kind == SEARCH:
-        return search_bid(params, table, seat, players, r, hook, hand, turn_up, trump, bids, forbidden, rng)
-    return choose_bid_light(kind, params, table, seat, players, r, hook, hand, turn_up, trump, bids, forbidden, rng)
+def choose_bid(kind, params, table, obs, rng, search, user):
+    if search is not None:
+        if kind == SEARCH:
+            return search_bid(params, table, obs, rng)
+    if user is not None:
+        if kind == USER:
+            b = np.int64(user[1](obs, rng))
+            if b < 0 or b > obs.r or b == obs.forbidden:
+                raise ValueError("a jitted player's bid(obs, rng) returned a bid outside 0..r or the hook's "
+                                 "forbidden bid")
+            return b
+    return choose_bid_light(kind, params, table, obs, rng)
 
 
 @inline_kernel
-def choose_bid_light(kind, params, table, seat, players, r, hook, hand, turn_up, trump, bids, forbidden, rng):
+def choose_bid_light(kind, params, table, obs, rng):
     if kind == HEURISTIC:
-        return heuristic_bid(params, table, seat, players, r, hand, turn_up, trump, bids, forbidden)
-    return random_bid(r, forbidden, rng)
+        return heuristic_bid(params, table, obs.seat, obs.players, obs.r, obs.hand, obs.turn_up, obs.trump, obs.bids,
+                             obs.forbidden)
+    return random_bid(obs.r, obs.forbidden, rng)
 
 
 @inline_kernel
-def choose_card(kind, params, table, seat, players, r, hook, hand, legal, turn_up, trump, bids, tricks,
-                seat_played, played, trick_cards, n_in_trick, led, winning_pos, voids, rng):
-    if kind == SEARCH:
-        return search_card(params, table, seat, players, r, hook, hand, legal, turn_up, trump, bids, tricks,
-                           seat_played, played, trick_cards, n_in_trick, voids, rng)
-    return choose_card_light(kind, params, table, seat, players, r, hook, hand, legal, turn_up, trump, bids, tricks,
-                             seat_played, played, trick_cards, n_in_trick, led, winning_pos, voids, rng)
+def choose_card(kind, params, table, obs, rng, search, user):
+    if search is not None:
+        if kind == SEARCH:
+            return search_card(params, table, obs, rng)
+    if user is not None:
+        if kind == USER:
+            c = np.int64(user[2](obs, rng))
+            if c < 0 or c >= N_CARDS or (obs.legal >> np.uint64(c)) & np.uint64(1) == ZERO:
+                raise ValueError("a jitted player's card(obs, rng) returned a card that is not in obs.legal")
+            return c
+    return choose_card_light(kind, params, table, obs, rng)
 
 
 @inline_kernel
-def choose_card_light(kind, params, table, seat, players, r, hook, hand, legal, turn_up, trump, bids, tricks,
-                      seat_played, played, trick_cards, n_in_trick, led, winning_pos, voids, rng):
+def choose_card_light(kind, params, table, obs, rng):
     if kind == HEURISTIC:
-        return heuristic_card(seat, players, hand, legal, turn_up, trump, bids[seat] - tricks[seat], played,
-                              trick_cards[max(winning_pos, 0)], n_in_trick, led, voids)
-    return random_card(legal, rng)
+        seat = obs.seat
+        return heuristic_card(seat, obs.players, obs.hand, obs.legal, obs.turn_up, obs.trump,
+                              obs.bids[seat] - obs.tricks[seat], obs.played, obs.trick_cards[max(obs.winning_pos, 0)],
+                              obs.n_in_trick, obs.led, obs.voids)
+    return random_card(obs.legal, rng)
 
 
 @inline_kernel
-def choose_trump(kind, params, table, players, r, hook, hand, turn_up, rng):
-    if kind == SEARCH:
-        return search_trump(params, table, players, r, hook, hand, turn_up, rng)
-    return choose_trump_light(kind, params, table, players, r, hook, hand, turn_up, rng)
+def choose_trump(kind, params, table, obs, rng, search, user):
+    if search is not None:
+        if kind == SEARCH:
+            return search_trump(params, table, obs, rng)
+    if user is not None:
+        if kind == USER:
+            t = np.int64(user[0](obs, rng))
+            if t < 0 or t > 3:
+                raise ValueError("a jitted player's trump(obs, rng) returned a suit outside 0..3")
+            return t
+    return choose_trump_light(kind, params, table, obs, rng)
 
 
 @inline_kernel
-def choose_trump_light(kind, params, table, players, r, hook, hand, turn_up, rng):
+def choose_trump_light(kind, params, table, obs, rng):
     if kind == HEURISTIC:
-        return heuristic_trump(params, table, players, r, hand, rng)
+        return heuristic_trump(params, table, obs.players, obs.r, obs.hand, rng)
     return random_trump(rng)
 
 
@@ -101,27 +130,59 @@ def any_search(players, seat_slot, slot_kind):
     return found
 
 
+def kernel_ext(kinds, user=None):
+    """The ``ext`` argument of the kernels for a table of these slot kinds: None when no seat plays the
+    search policy and none a user's jitted player, so that the kernels compile without their code; else
+    ``(search, user)``: search True or None, user None or the jitted player's ``(trump, bid, card)``
+    functions (Numba dispatchers, each called as ``f(obs, rng)``)."""
+    search = True if SEARCH in {int(k) for k in kinds} else None
+    return None if search is None and user is None else (search, user)
+
+
 # The trick loop's choosers (``rollout.play_tricks``): the card of the policy in the seat, ``ctx`` =
-# (r, hook, seat_slot, slot_kind, slot_params, table, rng).
-
-
-@inline_kernel
-def seat_card(ctx, seat, players, hand, legal, turn_up, trump, bids, tricks, seat_played, played, trick_cards,
-              n_in_trick, led, winning_pos, voids):
-    r, hook, seat_slot, slot_kind, slot_params, table, rng = ctx
-    slot = seat_slot[seat]
-    return choose_card(slot_kind[slot], slot_params[slot], table, seat, players, r, hook, hand, legal, turn_up, trump,
-                       bids, tricks, seat_played, played, trick_cards, n_in_trick, led, winning_pos, voids, rng)
+# (r, hook, seat_slot, slot_kind, slot_params, table, rng, user). One chooser per combination of what the
+# table may reach (``round._play_round_ext`` picks): the ``None`` they pass is a constant, so Numba drops
+# the branch it guards at compile time.
 
 
 @inline_kernel
 def seat_card_light(ctx, seat, players, hand, legal, turn_up, trump, bids, tricks, seat_played, played,
                     trick_cards, n_in_trick, led, winning_pos, voids):
-    r, hook, seat_slot, slot_kind, slot_params, table, rng = ctx
+    r, hook, seat_slot, slot_kind, slot_params, table, rng, user = ctx
     slot = seat_slot[seat]
-    return choose_card_light(slot_kind[slot], slot_params[slot], table, seat, players, r, hook, hand, legal, turn_up,
-                             trump, bids, tricks, seat_played, played, trick_cards, n_in_trick, led, winning_pos,
-                             voids, rng)
+    obs = observe(seat, players, r, hook, hand, legal, -1, turn_up, trump, bids, tricks, seat_played, played,
+                  trick_cards, n_in_trick, led, winning_pos, voids)
+    return choose_card_light(slot_kind[slot], slot_params[slot], table, obs, rng)
+
+
+@inline_kernel
+def seat_card_search(ctx, seat, players, hand, legal, turn_up, trump, bids, tricks, seat_played, played, trick_cards,
+                     n_in_trick, led, winning_pos, voids):
+    r, hook, seat_slot, slot_kind, slot_params, table, rng, user = ctx
+    slot = seat_slot[seat]
+    obs = observe(seat, players, r, hook, hand, legal, -1, turn_up, trump, bids, tricks, seat_played, played,
+                  trick_cards, n_in_trick, led, winning_pos, voids)
+    return choose_card(slot_kind[slot], slot_params[slot], table, obs, rng, True, None)
+
+
+@inline_kernel
+def seat_card_user(ctx, seat, players, hand, legal, turn_up, trump, bids, tricks, seat_played, played, trick_cards,
+                   n_in_trick, led, winning_pos, voids):
+    r, hook, seat_slot, slot_kind, slot_params, table, rng, user = ctx
+    slot = seat_slot[seat]
+    obs = observe(seat, players, r, hook, hand, legal, -1, turn_up, trump, bids, tricks, seat_played, played,
+                  trick_cards, n_in_trick, led, winning_pos, voids)
+    return choose_card(slot_kind[slot], slot_params[slot], table, obs, rng, None, user)
+
+
+@inline_kernel
+def seat_card_both(ctx, seat, players, hand, legal, turn_up, trump, bids, tricks, seat_played, played, trick_cards,
+                   n_in_trick, led, winning_pos, voids):
+    r, hook, seat_slot, slot_kind, slot_params, table, rng, user = ctx
+    slot = seat_slot[seat]
+    obs = observe(seat, players, r, hook, hand, legal, -1, turn_up, trump, bids, tricks, seat_played, played,
+                  trick_cards, n_in_trick, led, winning_pos, voids)
+    return choose_card(slot_kind[slot], slot_params[slot], table, obs, rng, True, user)
 
 
 ALL_SUITS = 0b1111

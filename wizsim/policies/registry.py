@@ -24,7 +24,7 @@ import numpy as np
 
 from wizsim.cards import shorten
 from wizsim.config import ConfigError
-from wizsim.policies.dispatch import HEURISTIC, KINDS, RANDOM, SEARCH
+from wizsim.policies.dispatch import HEURISTIC, KINDS, RANDOM, SEARCH, USER, kernel_ext
 
 N_PARAMS = 8  # columns of a slot's params row
 DEFAULT_POLICY = "random"  # simulate's policy when none is named
@@ -119,6 +119,20 @@ USER_PLAYER_COST = 400.0  # a Python decision, in heuristic card plays (tens of 
 
 def is_user_player(name) -> bool:
     return isinstance(name, str) and name in USER_PLAYERS
+
+
+def jit_functions(name):
+    """The ``(trump, bid, card)`` jitted functions of the user's jitted player seated as ``name``
+    (``wizsim.jit_player``), else None."""
+    return getattr(USER_PLAYERS.get(name), "jit_functions", None) if isinstance(name, str) else None
+
+
+def needs_open_table(names) -> bool:
+    """Whether these seats must play through the open table's Python loop rather than the kernels: a
+    user's Python player sits there, or more than one distinct jitted player (the kernels take one)."""
+    python = [n for n in names if is_user_player(n) and jit_functions(n) is None]
+    jitted = {n for n in names if jit_functions(n) is not None}
+    return bool(python) or len(jitted) > 1
 
 
 def looks_like_player_spec(text: str) -> bool:
@@ -250,15 +264,29 @@ class PolicySlots:
     kinds: np.ndarray  # (n_slots,) int8
     params: np.ndarray  # (n_slots, N_PARAMS) float64
     table: np.ndarray  # (n,) float64, data shared by every slot (e.g. a policy's value table)
+    user: tuple | None = None  # the one jitted player's (trump, bid, card) functions, if one is seated
 
     def slot_of(self, name: str) -> int:
         return self.names.index(name if name in self.names else check_policy(name))
+
+    @property
+    def ext(self):
+        """The kernels' ``ext`` argument for these slots (``dispatch.kernel_ext``)."""
+        return kernel_ext(self.kinds, self.user)
 
 
 def make_slots(names) -> PolicySlots:
     """Slots for the distinct names in ``names`` (order of first appearance)."""
     specs: dict[str, PolicySpec] = {}
+    user = None
     for name in names:
+        functions = jit_functions(name)
+        if functions is not None:
+            if user is not None and name not in specs:
+                raise ConfigError("the kernels seat one jitted player a run: the others play through the open table")
+            user = functions
+            specs.setdefault(name, PolicySpec(_USER_ENTRY, ()))
+            continue
         if is_user_player(name):
             raise ConfigError(f"{name!r} is a Python player: it plays through the open table, not in the kernels")
         spec = parse_policy(name)
@@ -272,4 +300,7 @@ def make_slots(names) -> PolicySlots:
     if len(needed) > 1:
         raise ConfigError(f"these policies need different tables ({', '.join(needed)}): one table per run")
     table = TABLES[needed[0]]() if needed else np.zeros(1, dtype=np.float64)
-    return PolicySlots(tuple(specs), kinds, params, table)
+    return PolicySlots(tuple(specs), kinds, params, table, user)
+
+
+_USER_ENTRY = PolicyEntry("jitted", USER, cost=1.0, summary="a user's jitted player (wizsim.jit_player)")

@@ -149,9 +149,12 @@ def _scratch(players):
 
 
 @kernel
-def search_card(params, table, seat, players, r, hook, hand, legal, turn_up, trump, bids, tricks, seat_played,
-                played, trick_cards, n_in_trick, voids, rng):
-    """The search policy's card (see the module docstring); the view of ``dispatch.choose_card``."""
+def search_card(params, table, obs, rng):
+    """The search policy's card (see the module docstring) on the observation record ``obs``
+    (``policies.observation``)."""
+    seat, players, r, hook, hand, legal = obs.seat, obs.players, obs.r, obs.hook, obs.hand, obs.legal
+    turn_up, trump, bids, tricks, seat_played = obs.turn_up, obs.trump, obs.bids, obs.tricks, obs.seat_played
+    played, trick_cards, n_in_trick, voids = obs.played, obs.trick_cards, obs.n_in_trick, obs.voids
     k = popcount(legal)
     if k == 1:
         return lowest_bit(legal)
@@ -230,8 +233,10 @@ def _round_world(ctx, world, row):
 
 
 @kernel
-def search_bid(params, table, seat, players, r, hook, hand, turn_up, trump, bids, forbidden, rng):
-    """The search policy's bid (see the module docstring); the view of ``dispatch.choose_bid``."""
+def search_bid(params, table, obs, rng):
+    """The search policy's bid (see the module docstring) on the observation record ``obs``."""
+    seat, players, r, hook, hand, turn_up = obs.seat, obs.players, obs.r, obs.hook, obs.hand, obs.turn_up
+    trump, bids, forbidden = obs.trump, obs.bids, obs.forbidden
     k = r + 1 - (forbidden >= 0)
     cands = np.empty(k, np.int64)
     j = 0
@@ -251,8 +256,9 @@ def search_bid(params, table, seat, players, r, hook, hand, turn_up, trump, bids
 
 
 @kernel
-def search_trump(params, table, players, r, hook, hand, turn_up, rng):
-    """The search policy's suit as dealer on a turned-up Wizard (``turn_up``); ``dispatch.choose_trump``."""
+def search_trump(params, table, obs, rng):
+    """The search policy's suit as dealer on the turned-up Wizard ``obs.turn_up``."""
+    players, r, hook, hand, turn_up = obs.players, obs.r, obs.hook, obs.hand, obs.turn_up
     dealer = players - 1
     no_plays = np.zeros(players, np.uint64)
     no_voids = np.zeros(players, np.int8)

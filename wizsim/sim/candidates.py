@@ -21,7 +21,7 @@ BLOCK = 64
 @parallel_kernel
 def candidate_rounds_kernel(seed, indices, players, r, hook, seat_slot, slot_kind, slot_params, table,
                             fixed_hands, turn_up_pool, fixed_trump, bid_mode, fixed_bids, seat, candidates,
-                            want_hands, tricks, turn_up, hands, earlier):
+                            want_hands, tricks, turn_up, hands, earlier, ext):
     """Rounds ``indices`` (n,) int64 of the run ``seed``, each once per candidate bid.
 
     seat : int, the advisor's 0-based seat (its ``bid_mode`` entry must be ``BID_FORCED``).
@@ -29,14 +29,14 @@ def candidate_rounds_kernel(seed, indices, players, r, hook, seat_slot, slot_kin
     tricks the advisor took bidding ``candidates[j]``; turn_up (n,) int8; hands (n, players) uint64,
     the deal (only when want_hands, else any (1, players) array, untouched); earlier (n,) int16, the
     total of the bids made before the advisor's (what the hook reads).
-    The other arguments are those of ``round.play_round``, the same for every round; no seat may be
+    The other arguments (``ext`` too) are those of ``round.play_round``, the same for every round; no seat may be
     ``BID_CONDITION``.
     """
     n = indices.shape[0]
     k = candidates.shape[0]
     n_blocks = (n + BLOCK - 1) // BLOCK
     for blk in prange(n_blocks):
-        deal_rng, play_rng, live, trick_cards, voids = round_scratch(players)
+        deal_rng, play_rng, live, trick_cards, voids, seat_played = round_scratch(players)
         hands_out = np.empty(players, dtype=np.uint64)
         bids_out = np.empty(players, dtype=np.int8)
         tricks_out = np.empty(players, dtype=np.int8)
@@ -53,8 +53,8 @@ def candidate_rounds_kernel(seed, indices, players, r, hook, seat_slot, slot_kin
                 key_streams(seed, index, deal_rng, play_rng)
                 tu, _, _ = play_round(players, r, hook, seat_slot, slot_kind, slot_params, table, fixed_hands,
                                       turn_up_pool, fixed_trump, bid_mode, my_bids, deal_rng, play_rng, live,
-                                      trick_cards, voids, hands_out, bids_out, tricks_out, scores_out, False,
-                                      log_cards, log_leader, log_winner)
+                                      trick_cards, voids, seat_played, hands_out, bids_out, tricks_out, scores_out, False,
+                                      log_cards, log_leader, log_winner, ext)
                 if j == 0:
                     turn_up[i] = tu
                     total = 0

@@ -25,7 +25,7 @@ from wizsim.config import (
     n_game_rounds,
 )
 from wizsim.policies import PolicySlots, make_slots, seat_policies
-from wizsim.policies.registry import is_user_player, looks_like_player_spec, seat_name
+from wizsim.policies.registry import looks_like_player_spec, needs_open_table, seat_name
 from wizsim.sim.kernels import BLOCK, GAME_BLOCK, simulate_games_kernel, simulate_rounds_kernel
 from wizsim.sim.round import BID_FREE, TRUMP_BY_RULES
 from wizsim.table.players import is_player
@@ -44,6 +44,50 @@ def numba_threads(threads: int | None):
         yield
     finally:
         numba.set_num_threads(before)
+
+
+def run_batch(kernel, n: int, block: int, ext, rows) -> None:
+    """``rows(kernel, a, b)`` plays rows a..b-1 of a batch of ``n``: at once, by the parallel ``kernel``.
+    With a user's jitted player (its functions in ``ext``) Numba's parallel loop cannot carry the
+    functions into its threads, so the kernel's serial twin (``_jit.serial_twin``) plays contiguous
+    spans of rows in Python threads instead, one per Numba thread (the kernels release the GIL): every
+    row depends only on (seed, its index), so the result is the same."""
+    if ext is None or ext[1] is None:
+        rows(kernel, 0, n)
+        return
+    from concurrent.futures import ThreadPoolExecutor
+
+    from wizsim._jit import serial_twin
+
+    serial = serial_twin(kernel)
+    size = max(block, -(-n // numba.get_num_threads()))
+    spans = [(a, min(a + size, n)) for a in range(0, n, size)] or [(0, 0)]
+    with user_functions_quiet():
+        try:
+            rows(serial, *spans[0])  # compiles once, before any thread would wait for it
+        except numba.core.errors.TypingError as err:
+            if "Only accept returning of array" not in str(err) and "NRT" not in str(err):
+                raise
+            raise ConfigError("a jitted player's functions run inside the round kernel without Numba's reference "
+                              "counting, so they may not create arrays; decorate those that must with "
+                              "@numba.njit(_nrt=True) (slower: see wizsim.jit)") from None
+        if len(spans) > 1:
+            with ThreadPoolExecutor(len(spans) - 1) as pool:
+                list(pool.map(lambda span: rows(serial, *span), spans[1:]))
+
+
+@contextlib.contextmanager
+def user_functions_quiet():
+    """Numba warns that functions passed as arguments (a user's jitted player) are an experimental
+    feature each time it types them; wizsim passes them as it documents, so the warning tells the
+    user nothing."""
+    import warnings
+
+    from numba.core.errors import NumbaExperimentalFeatureWarning
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", NumbaExperimentalFeatureWarning)
+        yield
 
 
 def _physical_memory() -> int:
@@ -143,7 +187,7 @@ def simulate_rounds(players: int, r: int, n_rounds: int, policies="random", *, h
     trick_log = check_flag(trick_log, "trick_log")
     check_fits(n_rounds, players * 12 + 3 + (r * (players + 2) if trick_log else 0), "n_rounds")
     names = seat_policies(policies, players)
-    if any(is_user_player(nm) for nm in names):
+    if needs_open_table(names):
         return _with_python_players(RoundBatch, players, r, n_rounds, names, cfg.hook, seed, first_index, trick_log,
                                     (slots, fixed_hands, turn_up_pool, fixed_trump != TRUMP_BY_RULES, bid_mode,
                                      fixed_bids))
@@ -163,11 +207,16 @@ def simulate_rounds(players: int, r: int, n_rounds: int, policies="random", *, h
     scores = np.zeros((n, p), np.int16)
     accepted = np.zeros(n, np.bool_)
     log_cards, log_leader, log_winner = _trick_logs(n if trick_log else 1, r, p)
+
+    def rows(kern, a, b):
+        li = slice(a, b) if trick_log else slice(0, 1)
+        kern(np.uint64(seed), np.int64(first_index + a), p, r, cfg.hook, seat_slot, slots.kinds, slots.params,
+             slots.table, fixed_hands, turn_up_pool, np.int64(fixed_trump), bid_mode, fixed_bids, bool(trick_log),
+             hands[a:b], turn_up[a:b], trump[a:b], bids[a:b], tricks[a:b], scores[a:b], accepted[a:b], log_cards[li],
+             log_leader[li], log_winner[li], slots.ext)
+
     with numba_threads(threads), one_thread_if(n <= BLOCK):
-        simulate_rounds_kernel(np.uint64(seed), np.int64(first_index), p, r, cfg.hook, seat_slot, slots.kinds,
-                               slots.params, slots.table, fixed_hands, turn_up_pool, np.int64(fixed_trump),
-                               bid_mode, fixed_bids, bool(trick_log), hands, turn_up, trump, bids, tricks,
-                               scores, accepted, log_cards, log_leader, log_winner)
+        run_batch(simulate_rounds_kernel, n, BLOCK, slots.ext, rows)
     batch = RoundBatch(p, r, seed, first_index, names, hands, turn_up, trump, bids, tricks, scores, accepted)
     if trick_log:
         batch.log_cards, batch.log_leader, batch.log_winner = log_cards, log_leader, log_winner
@@ -301,7 +350,7 @@ def simulate_games(players: int, n_games: int, policies="random", *, hook: bool 
     named = [[nm if isinstance(nm, str) and not looks_like_player_spec(nm) else seat_name(nm) for nm in row]
              for row in distinct]
     all_names = [name for row in named for name in row] or ["random"]
-    if any(is_user_player(nm) for nm in all_names):
+    if needs_open_table(all_names):
         return _with_python_players(GameBatch, players, None, n, [named[j] for j in row_of], cfg.hook, seed,
                                     game_ids, trick_log, ())
     slots = make_slots(all_names)
@@ -318,10 +367,15 @@ def simulate_games(players: int, n_games: int, policies="random", *, hook: bool 
     tricks = np.zeros((n, R, p), np.int8)
     scores = np.zeros((n, R, p), np.int16)
     log_cards, log_leader, log_winner = _trick_logs(n if trick_log else 1, T, p)
+
+    def rows(kern, a, b):
+        li = slice(a, b) if trick_log else slice(0, 1)
+        kern(np.uint64(seed), game_ids[a:b], p, cfg.hook, player_slot[a:b], slots.kinds, slots.params, slots.table,
+             bool(trick_log), first_dealer[a:b], hands[a:b], turn_up[a:b], trump[a:b], bids[a:b], tricks[a:b],
+             scores[a:b], log_cards[li], log_leader[li], log_winner[li], slots.ext)
+
     with numba_threads(threads), one_thread_if(n <= GAME_BLOCK):
-        simulate_games_kernel(np.uint64(seed), game_ids, p, cfg.hook, player_slot, slots.kinds, slots.params,
-                              slots.table, bool(trick_log), first_dealer, hands, turn_up, trump, bids, tricks,
-                              scores, log_cards, log_leader, log_winner)
+        run_batch(simulate_games_kernel, n, GAME_BLOCK, slots.ext, rows)
     batch = GameBatch(p, seed, game_ids, [list(r) for r in player_policies], first_dealer, hands, turn_up, trump,
                       bids, tricks, scores)
     if trick_log:

@@ -22,10 +22,11 @@ from wizsim.sim.tricks import resume_tricks
 @parallel_kernel
 def evaluate_worlds_kernel(seed, first_index, worlds, turn_ups, candidates, players, r, hook, me, trump, bids,
                            seat_played, tricks, voids, trick_cards, n_in_trick, leader, played, seat_slot, slot_kind,
-                           slot_params, table, out):
+                           slot_params, table, out, ext):
     """``out[i, j]``: the seat ``me``'s tricks at the end of the round on world i after playing
     ``candidates[j]`` now. worlds (n, players) uint64 (the seat's own hand in its column), turn_ups (n,)
-    int8, candidates (k,) int8; the state arrays as ``sim.state.PlayState.kernel_args`` gives them."""
+    int8, candidates (k,) int8; the state arrays as ``sim.state.PlayState.kernel_args`` gives them; ext as
+    ``round.play_round``'s."""
     n = worlds.shape[0]
     k = candidates.shape[0]
     led0, best0, win0 = trick_status(trick_cards, n_in_trick, trump)
@@ -48,7 +49,8 @@ def evaluate_worlds_kernel(seed, first_index, worlds, turn_ups, candidates, play
             c = candidates[j]
             play_card(me, c, n_in_trick, led0, best0, win0, trump, live, sp, vd, tc)
             resume_tricks(players, r, hook, turn_ups[i], trump, seat_slot, slot_kind, slot_params, table, rng, live,
-                          bids, tr, sp, vd, tc, n_in_trick + 1, leader, played | bit(c), False, log, log, log)
+                          bids, tr, sp, vd, tc, n_in_trick + 1, leader, played | bit(c), False, log, log, log,
+                          ext)
             out[i, j] = tr[me]
 
 
@@ -58,6 +60,7 @@ def evaluate_worlds(state, worlds, turn_ups, candidates, policy: str = "heuristi
     opponents playing ``policy`` and the seat's own later cards ``play``; or, with ``names``, seat s
     playing ``names[s]`` (the seat's own entry included)."""
     from wizsim.policies import make_slots
+    from wizsim.policies.dispatch import kernel_ext
 
     a = state.kernel_args()
     if names is None:
@@ -72,5 +75,5 @@ def evaluate_worlds(state, worlds, turn_ups, candidates, policy: str = "heuristi
                                np.ascontiguousarray(turn_ups, np.int8), np.ascontiguousarray(candidates, np.int8),
                                a["players"], a["r"], a["hook"], a["me"], a["trump"], a["bids"], a["seat_played"],
                                a["tricks"], a["voids"], a["trick_cards"], a["n_in_trick"], a["leader"], a["played"],
-                               seat_slot, slots.kinds, slots.params, slots.table, out)
+                               seat_slot, slots.kinds, slots.params, slots.table, out, kernel_ext(slots.kinds))
     return out

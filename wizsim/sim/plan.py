@@ -137,9 +137,10 @@ def estimate_seconds(players: int, policies, n_units: int, unit: str, r: int | N
     """Seconds a run of ``n_units`` rounds of ``r`` cards (``unit`` "round") or whole games ("game")
     should take on ``threads`` threads, with ``rows`` the dataset writing; see the constants above."""
     from wizsim.policies import policy_entry
-    from wizsim.policies.registry import is_user_player
+    from wizsim.policies.registry import is_user_player, jit_functions
 
-    names = ["python" if is_user_player(n) else policy_entry(n).name for n in policies]
+    names = ["heuristic" if jit_functions(n) is not None else "python" if is_user_player(n) else policy_entry(n).name
+             for n in policies]
     sizes = [r] if unit == "round" else list(range(1, n_game_rounds(players) + 1))
     per_play = sum(1.0 / PLAYS_PER_SECOND.get(n, 1e3) for n in names) / len(names)
     per_seat = sum(SEAT_SECONDS.get(n, 1e-3) for n in names) / len(names)

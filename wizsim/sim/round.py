@@ -12,7 +12,9 @@ only in what they fix in advance and which policy sits in each seat:
 
 Seats are 0-based here: index 0 is seat 1 (bids first, leads trick one), index players-1 the dealer.
 
-Speed: a table of random policies (the common case, and the benchmark) plays its tricks in a lean
+Speed: ``play_round`` is a ``lean_kernel`` (no reference counting): every decision hands its policy
+the observation record, a tuple of the round's arrays, and counting those references cost a third of
+a heuristic table's time and a fifth of a random one's. A table of random policies (the common case, and the benchmark) plays its tricks in a lean
 loop of its own (``_random_tricks``) that draws exactly what the general loop draws, so results do
 not depend on which loop ran (tests/test_round_paths.py pins this). Every other table plays through
 ``rollout.play_tricks``. The round is compiled twice (``_play_round``): with the search policy's
@@ -25,7 +27,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from wizsim._jit import inline_kernel, kernel
+from wizsim._jit import inline_kernel, kernel, lean_kernel
 from wizsim.bits import ZERO, lowest_bit
 from wizsim.cards import N_CARDS
 from wizsim.deal.kernels import DEAL_STREAM, PLAY_STREAM, deal_round, draw_below_mask, stream_key
@@ -33,12 +35,13 @@ from wizsim.policies.dispatch import (
     RANDOM,
     any_search,
     choose_bid,
-    choose_bid_light,
     choose_trump,
-    choose_trump_light,
-    seat_card,
+    seat_card_both,
     seat_card_light,
+    seat_card_search,
+    seat_card_user,
 )
+from wizsim.policies.observation import observe
 from wizsim.policies.rollout import play_tricks
 from wizsim.rules.kernels import (
     DEALER_NAMES,
@@ -60,12 +63,12 @@ BID_CONDITION = 2
 TRUMP_BY_RULES = -2
 
 
-@kernel
+@lean_kernel
 def play_round(players, r, hook, seat_slot, slot_kind, slot_params, table,
                fixed_hands, turn_up_pool, fixed_trump, bid_mode, fixed_bids,
-               deal_rng, play_rng, live, trick_cards, voids,
+               deal_rng, play_rng, live, trick_cards, voids, seat_played,
                hands_out, bids_out, tricks_out, scores_out,
-               want_log, log_cards, log_leader, log_winner):
+               want_log, log_cards, log_leader, log_winner, ext):
     """Play one round; return ``(turn_up, trump, accepted)``.
 
     Parameters
@@ -76,50 +79,67 @@ def play_round(players, r, hook, seat_slot, slot_kind, slot_params, table,
     fixed_hands : (players,) uint64; turn_up_pool : uint64; fixed_trump : int;
         bid_mode, fixed_bids : (players,) int8 (see the module docstring).
     deal_rng, play_rng : (1,) uint64, the round's deal and play streams (advanced).
-    live : (players,) uint64, trick_cards : (players,) int8, voids : (players,) int8:
-        scratch.
+    live : (players,) uint64, trick_cards : (players,) int8, voids : (players,) int8, seat_played :
+        (players,) uint64: scratch (``round_scratch``).
     hands_out : (players,) uint64 hands as dealt; bids_out, tricks_out : (players,) int8;
         scores_out : (players,) int16. Filled in seat order.
     want_log : bool; log_cards : (r * players,) int8, cards in order of play; log_leader,
         log_winner : (r,) int8, 0-based seats. Written only when want_log.
+    ext : None (no seat can play the search policy: compiled without its code) or the tuple
+        ``dispatch.kernel_ext`` gives.
 
     A rejected round (``accepted`` False) stops after the bidding; its tricks and scores are 0.
     """
-    if any_search(players, seat_slot, slot_kind):
-        return _play_round(choose_trump, choose_bid, seat_card, players, r, hook, seat_slot, slot_kind, slot_params,
-                           table, fixed_hands, turn_up_pool, fixed_trump, bid_mode, fixed_bids, deal_rng, play_rng,
-                           live, trick_cards, voids, hands_out, bids_out, tricks_out, scores_out, want_log,
-                           log_cards, log_leader, log_winner)
-    return _play_round(choose_trump_light, choose_bid_light, seat_card_light, players, r, hook, seat_slot, slot_kind,
-                       slot_params, table, fixed_hands, turn_up_pool, fixed_trump, bid_mode, fixed_bids, deal_rng,
-                       play_rng, live, trick_cards, voids, hands_out, bids_out, tricks_out, scores_out, want_log,
-                       log_cards, log_leader, log_winner)
+    a = (players, r, hook, seat_slot, slot_kind, slot_params, table, fixed_hands, turn_up_pool, fixed_trump, bid_mode,
+         fixed_bids, deal_rng, play_rng, live, trick_cards, voids, seat_played, hands_out, bids_out, tricks_out,
+         scores_out, want_log, log_cards, log_leader, log_winner)
+    if ext is None:
+        return _play_round(seat_card_light, None, None, a)
+    return _play_round_ext(ext[0], ext[1], a)
+
+
+@lean_kernel
+def _play_round_ext(search, user, a):
+    """``play_round`` with ``ext`` = (search, user) unpacked: arguments here, so that Numba drops the
+    branches a None one guards (``a``: ``play_round``'s other arguments). Numba drops a branch only where
+    the argument's type is None, so the tests are nested such that whatever stays compiles for the types
+    at hand (a table with a user's player also compiles the light round it never takes). Lean like
+    ``play_round``: what it calls that allocates (the search policy, a user's functions) states its own
+    counting (``_jit``, ``wizsim.jit``)."""
+    if user is None:
+        if search is not None:
+            if any_search(a[0], a[3], a[4]):
+                return _play_round(seat_card_search, search, None, a)
+        return _play_round(seat_card_light, None, None, a)
+    if search is None:
+        return _play_round(seat_card_user, None, user, a)
+    return _play_round(seat_card_both, search, user, a)
 
 
 @inline_kernel
-def _play_round(pick_trump, pick_bid, pick_card, players, r, hook, seat_slot, slot_kind, slot_params, table,
-                fixed_hands, turn_up_pool, fixed_trump, bid_mode, fixed_bids,
-                deal_rng, play_rng, live, trick_cards, voids,
-                hands_out, bids_out, tricks_out, scores_out,
-                want_log, log_cards, log_leader, log_winner):
-    """``play_round`` with these deciders (``dispatch.choose_trump``, ``choose_bid``, ``seat_card`` or
-    their light twins): compiled once for each set."""
+def _play_round(pick_card, search, user, a):
+    """``play_round`` with the trick loop's chooser ``pick_card`` (``dispatch.seat_card_*``) and the
+    deciders' ``search, user`` (see ``dispatch``): compiled once for each combination."""
+    (players, r, hook, seat_slot, slot_kind, slot_params, table, fixed_hands, turn_up_pool, fixed_trump, bid_mode,
+     fixed_bids, deal_rng, play_rng, live, trick_cards, voids, seat_played, hands_out, bids_out, tricks_out,
+     scores_out, want_log, log_cards, log_leader, log_winner) = a
     turn_up = deal_round(deal_rng, players, r, fixed_hands, turn_up_pool, hands_out)
     dealer = players - 1
-    trump = trump_of_turn_up(turn_up)
-    if turn_up >= 0 and fixed_trump != TRUMP_BY_RULES:
-        trump = fixed_trump  # the advisor's given trump; never the last round's "none"
-    elif trump == DEALER_NAMES:
-        slot = seat_slot[dealer]
-        trump = pick_trump(slot_kind[slot], slot_params[slot], table, players, r, hook, hands_out[dealer], turn_up,
-                           play_rng)
-
     for s in range(players):
         bids_out[s] = -1
         tricks_out[s] = 0
         scores_out[s] = 0
         voids[s] = 0
+        seat_played[s] = ZERO
         live[s] = hands_out[s]
+    trump = trump_of_turn_up(turn_up)
+    if turn_up >= 0 and fixed_trump != TRUMP_BY_RULES:
+        trump = fixed_trump  # the advisor's given trump; never the last round's "none"
+    elif trump == DEALER_NAMES:
+        slot = seat_slot[dealer]
+        obs = observe(dealer, players, r, hook, hands_out[dealer], ZERO, -1, turn_up, -1, bids_out, tricks_out,
+                      seat_played, ZERO, trick_cards, 0, LED_NONE, -1, voids)
+        trump = choose_trump(slot_kind[slot], slot_params[slot], table, obs, play_rng, search, user)
 
     total = 0
     for s in range(players):
@@ -129,8 +149,9 @@ def _play_round(pick_trump, pick_bid, pick_card, players, r, hook, seat_slot, sl
             b = fixed_bids[s]
         else:
             slot = seat_slot[s]
-            b = pick_bid(slot_kind[slot], slot_params[slot], table, s, players, r, hook, hands_out[s], turn_up, trump,
-                         bids_out, forbidden, play_rng)
+            obs = observe(s, players, r, hook, hands_out[s], ZERO, forbidden, turn_up, trump, bids_out, tricks_out,
+                          seat_played, ZERO, trick_cards, 0, LED_NONE, -1, voids)
+            b = choose_bid(slot_kind[slot], slot_params[slot], table, obs, play_rng, search, user)
             if mode == BID_CONDITION and b != fixed_bids[s]:
                 return turn_up, trump, False
         bids_out[s] = b
@@ -142,9 +163,8 @@ def _play_round(pick_trump, pick_bid, pick_card, players, r, hook, seat_slot, sl
     if all_random:
         _random_tricks(players, r, trump, live, play_rng, tricks_out, want_log, log_cards, log_leader, log_winner)
     else:
-        seat_played = np.zeros(players, np.uint64)
-        play_tricks(pick_card, (r, hook, seat_slot, slot_kind, slot_params, table, play_rng), players, turn_up, trump,
-                    live, bids_out, tricks_out, seat_played, voids, trick_cards, 0, 0, ZERO, r * players, want_log,
+        play_tricks(pick_card, (r, hook, seat_slot, slot_kind, slot_params, table, play_rng, user), players, turn_up,
+                    trump, live, bids_out, tricks_out, seat_played, voids, trick_cards, 0, 0, ZERO, r * players, want_log,
                     log_cards, log_leader, log_winner)
     for s in range(players):
         scores_out[s] = score_round(bids_out[s], tricks_out[s])
@@ -153,10 +173,10 @@ def _play_round(pick_trump, pick_bid, pick_card, players, r, hook, seat_slot, sl
 
 @kernel
 def round_scratch(players):
-    """``play_round``'s scratch (deal and play streams, live hands, the trick, voids), allocated once
-    for a block of rounds."""
+    """``play_round``'s scratch (deal and play streams, live hands, the trick, voids, the cards each seat
+    played), allocated once for a block of rounds."""
     return (np.empty(1, np.uint64), np.empty(1, np.uint64), np.empty(players, np.uint64), np.empty(players, np.int8),
-            np.empty(players, np.int8))
+            np.empty(players, np.int8), np.empty(players, np.uint64))
 
 
 @inline_kernel

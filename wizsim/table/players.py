@@ -22,7 +22,8 @@ import numpy as np
 from wizsim.bits import bit
 from wizsim.config import ConfigError
 from wizsim.deal.kernels import PLAY_STREAM, stream_key
-from wizsim.policies.dispatch import choose_bid, choose_card, choose_trump
+from wizsim.policies.dispatch import SEARCH, choose_bid, choose_card, choose_trump
+from wizsim.policies.observation import Obs
 from wizsim.policies.registry import check_policy, make_slots
 from wizsim.policies.rollout import trick_status
 from wizsim.rules.kernels import forbidden_bid, legal_mask
@@ -37,8 +38,9 @@ def mask_of(cards) -> np.uint64:
     return np.uint64(m)
 
 
-def kernel_view(obs) -> dict:
-    """The arrays and scalars ``policies.dispatch`` takes, rebuilt from what ``obs`` shows (0-based seats)."""
+def kernel_view(obs) -> Obs:
+    """The observation record the kernels' policies read (``policies.observation.Obs``), rebuilt from what
+    ``obs`` (the open table's ``Observation``) shows: 0-based seats, masks, arrays."""
     p = obs.players
     bids = np.array([-1 if b is None else b for b in obs.bids], np.int8)
     seat_played = np.zeros(p, np.uint64)
@@ -47,27 +49,27 @@ def kernel_view(obs) -> dict:
     trick = np.full(p, -1, np.int8)
     trick[:len(obs.trick)] = obs.trick
     voids = np.array([sum(1 << k for k in v) for v in obs.voids], np.int8)
-    trump = -1 if obs.trump is None else obs.trump
+    trump = -1 if obs.trump is None or obs.phase == "trump" else obs.trump
     led, _, win_pos = trick_status(trick, np.int64(len(obs.trick)), np.int64(trump))
     hand = mask_of(obs.hand)
-    return dict(seat=obs.seat - 1, players=p, r=obs.r, hook=bool(obs.hook), hand=hand, turn_up=obs.turn_up,
-                trump=trump, bids=bids, tricks=np.array(obs.tricks, np.int8), seat_played=seat_played,
-                played=mask_of(c for _, c in obs.played), trick_cards=trick, n=len(obs.trick), led=led,
-                win_pos=win_pos, voids=voids, legal=np.uint64(legal_mask(hand, led)))
+    seat, r, hook = obs.seat - 1, obs.r, bool(obs.hook)
+    forbidden = -1
+    if obs.phase == "bid":
+        forbidden = forbidden_bid(hook, seat, p, r, int(sum(b for b in obs.bids if b is not None)))
+    legal = np.uint64(legal_mask(hand, led)) if obs.phase == "card" else np.uint64(0)
+    return Obs(np.int64(seat), np.int64(p), np.int64(r), hook, hand, legal, np.int64(forbidden),
+               np.int64(obs.turn_up), np.int64(trump), bids, np.array(obs.tricks, np.int8), seat_played,
+               mask_of(c for _, c in obs.played), trick, np.int64(len(obs.trick)), np.int64(led), np.int64(win_pos),
+               voids)
 
 
-class Player:
-    """One of wizsim's policies as a player object (``wizsim.player(name)``)."""
+class _Seated:
+    """What wizsim's player objects share: a random stream of their own (seeded, or fresh) and the three
+    decisions answered by ``decide(obs, rng)``."""
 
-    def __init__(self, name: str, seed: int | None = None):
-        self.name = check_policy(name)
-        slots = make_slots([self.name])
-        self._kind, self._params, self._table = slots.kinds[0], slots.params[0], slots.table
+    def _stream(self, seed: int | None) -> None:
         seed = secrets.randbits(63) if seed is None else seed
         self._rng = np.array([stream_key(np.uint64(seed), np.int64(0), PLAY_STREAM)], np.uint64)
-
-    def __repr__(self) -> str:
-        return f"wizsim.player({self.name!r})"
 
     def trump(self, obs) -> int:
         return self.decide(obs, self._rng)
@@ -78,23 +80,61 @@ class Player:
     def card(self, obs) -> int:
         return self.decide(obs, self._rng)
 
+
+class Player(_Seated):
+    """One of wizsim's policies as a player object (``wizsim.player(name)``)."""
+
+    def __init__(self, name: str, seed: int | None = None):
+        self.name = check_policy(name)
+        slots = make_slots([self.name])
+        self._kind, self._params, self._table = slots.kinds[0], slots.params[0], slots.table
+        self._stream(seed)
+
+    def __repr__(self) -> str:
+        return f"wizsim.player({self.name!r})"
+
     def decide(self, obs, rng: np.ndarray) -> int:
         """The decision ``obs.phase`` asks for, drawing from the stream ``rng`` ((1,) uint64, advanced)."""
         v = kernel_view(obs)
-        s, p, r = v["seat"], v["players"], v["r"]
+        search = True if self._kind == SEARCH else None  # None: compiled without the search policy's code
         if obs.phase == "trump":
-            return int(choose_trump(self._kind, self._params, self._table, p, r, v["hook"], v["hand"], v["turn_up"],
-                                    rng))
+            return int(choose_trump(self._kind, self._params, self._table, v, rng, search, None))
         if obs.phase == "bid":
-            total = int(sum(b for b in obs.bids if b is not None))
-            forbidden = forbidden_bid(v["hook"], s, p, r, total)
-            return int(choose_bid(self._kind, self._params, self._table, s, p, r, v["hook"], v["hand"], v["turn_up"],
-                                  v["trump"], v["bids"], forbidden, rng))
+            return int(choose_bid(self._kind, self._params, self._table, v, rng, search, None))
         if obs.phase == "card":
-            return int(choose_card(self._kind, self._params, self._table, s, p, r, v["hook"], v["hand"], v["legal"],
-                                   v["turn_up"], v["trump"], v["bids"], v["tricks"], v["seat_played"], v["played"],
-                                   v["trick_cards"], v["n"], v["led"], v["win_pos"], v["voids"], rng))
+            return int(choose_card(self._kind, self._params, self._table, v, rng, search, None))
         raise ValueError(f"seat {obs.seat} has no decision to make: the phase is {obs.phase!r}")
+
+
+class JitPlayer(_Seated):
+    """A user's player written as Numba-jitted functions over the observation record (``wizsim.jit``):
+    ``jit_functions`` = (trump, bid, card), each called as ``f(obs, rng)`` with ``obs`` a
+    ``policies.observation.Obs`` and ``rng`` a (1,) uint64 random stream. Seated in ``simulate_rounds``,
+    ``simulate_games`` or a tournament it runs inside the round kernel; on the open table it decides
+    through the same functions, drawing from the round's play stream as a built-in player does, so both
+    play the same rounds."""
+
+    cost = 1.0  # in heuristic card plays, for run-time estimates (the advisor's budget)
+
+    def __init__(self, name: str, trump, bid, card, seed: int | None = None):
+        self.name = name
+        self.jit_functions = (trump, bid, card)
+        self._stream(seed)
+
+    def __repr__(self) -> str:
+        return f"wizsim.jit_player({self.name!r})"
+
+    def decide(self, obs, rng: np.ndarray) -> int:
+        """The decision ``obs.phase`` asks for, drawing from the stream ``rng`` ((1,) uint64, advanced)."""
+        if obs.phase not in DECISIONS:
+            raise ValueError(f"seat {obs.seat} has no decision to make: the phase is {obs.phase!r}")
+        import warnings
+
+        from numba.core.errors import NumbaExperimentalFeatureWarning
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", NumbaExperimentalFeatureWarning)
+            return int(self.jit_functions[DECISIONS.index(obs.phase)](kernel_view(obs), rng))
 
 
 def player(name: str, *, seed: int | None = None) -> Player:
@@ -110,7 +150,7 @@ def is_player(obj) -> bool:
 def player_name(obj) -> str:
     """A player's canonical name: a built-in's policy name, else its ``name`` attribute, else
     ``module:Class``."""
-    if isinstance(obj, Player):
+    if isinstance(obj, (Player, JitPlayer)):
         return obj.name
     name = getattr(obj, "name", None)
     if isinstance(name, str) and name.strip():
@@ -131,6 +171,9 @@ def register_player(item) -> str:
             USER_PLAYERS[name] = load_player(name)
         return name
     if isinstance(item, Player):
+        return item.name
+    if isinstance(item, JitPlayer):
+        USER_PLAYERS[item.name] = item
         return item.name
     if not is_player(item):
         raise ConfigError(f"a player needs methods trump(obs), bid(obs) and card(obs); {type(item).__name__} "
@@ -199,5 +242,5 @@ def as_player(item, seed: int | None = None):
                       f"{type(item).__name__}")
 
 
-__all__ = ["Player", "as_player", "is_player", "kernel_view", "load_player", "player", "player_name", "register_player",
+__all__ = ["JitPlayer", "Player", "as_player", "is_player", "kernel_view", "load_player", "player", "player_name", "register_player",
            "seated"]

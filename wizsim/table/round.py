@@ -27,7 +27,7 @@ from wizsim.rules.kernels import (
     trump_of_turn_up,
 )
 from wizsim.table.observation import Observation
-from wizsim.table.players import Player, as_player, is_player
+from wizsim.table.players import JitPlayer, Player, as_player, is_player
 
 TRUMP, BID, CARD, OVER = "trump", "bid", "card", "over"
 
@@ -249,7 +249,7 @@ class Round:
     # -- playing it out ------------------------------------------------------------------------------
     def _step(self, who) -> None:
         obs = self.observation(self.current_player)
-        if isinstance(who, Player):  # the round's own stream: the draws the round kernel makes
+        if isinstance(who, (Player, JitPlayer)):  # the round's own stream: the draws the round kernel makes
             action = who.decide(obs, self._rng)
         else:
             action = getattr(who, self.phase)(obs)

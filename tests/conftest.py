@@ -1,0 +1,16 @@
+"""Shared test setup.
+
+The CLI's first-run compile notice (``cli.announce_compile``) goes to stderr whenever Numba's cache lacks
+a kernel, which in a test run depends on which tests ran before; click's ``CliRunner`` folds stderr into
+``result.output``. The notice is silenced here for in-process CLI runs, so that what a test reads does not
+depend on test order; ``tests/test_cli_help.py`` checks the notice itself in subprocesses.
+"""
+
+import pytest
+
+from wizsim import cli
+
+
+@pytest.fixture(autouse=True)
+def _no_compile_notice(monkeypatch):
+    monkeypatch.setattr(cli, "announce_compile", lambda *kernels, **kw: None)

@@ -4,6 +4,9 @@ The CLI's first-run compile notice (``cli.announce_compile``) goes to stderr whe
 a kernel, which in a test run depends on which tests ran before; click's ``CliRunner`` folds stderr into
 ``result.output``. The notice is silenced here for in-process CLI runs, so that what a test reads does not
 depend on test order; ``tests/test_cli_help.py`` checks the notice itself in subprocesses.
+
+The browser tests share a real ``wizsim serve`` and a headless Chromium per module, its window the
+module's ``WINDOW`` (width, height).
 """
 
 import pytest
@@ -14,3 +17,20 @@ from wizsim import cli
 @pytest.fixture(autouse=True)
 def _no_compile_notice(monkeypatch):
     monkeypatch.setattr(cli, "announce_compile", lambda *kernels, **kw: None)
+
+
+@pytest.fixture(scope="module")
+def server():
+    from wizsim.web.harness import served
+
+    with served() as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def browser(request):
+    from wizsim.web.harness import chromium
+
+    driver = chromium(*getattr(request.module, "WINDOW", (1280, 900)))
+    yield driver
+    driver.quit()

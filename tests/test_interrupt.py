@@ -2,16 +2,11 @@
 in a long computation (advice whose kernels run for a minute, a long summary, a long tournament) gets
 SIGINT and must exit with status 130 and one line on stderr, no traceback, within 1.5 s."""
 
-import os
-import signal
-import subprocess
-import sys
 import time
-from pathlib import Path
 
 import pytest
+from outside import interrupt, message_lines, start_wizsim
 
-ROOT = Path(__file__).resolve().parent.parent
 PLAY = ["advise", "--hand", "AS,KD,3H,7C,9H", "--trump", "S", "--seat", "2", "--bids", "1,1,1,1", "--played", "2S",
         "--seed", "1"]
 LONG = {
@@ -25,31 +20,22 @@ LONG = {
 }
 
 
-def _as_from_a_shell():
-    # a shell starts a command with Ctrl-C at its default; a test process may have left SIGINT ignored
-    # (an ignored signal is inherited, and Python then never installs its handler)
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
-
-
 @pytest.mark.parametrize("what", list(LONG))
 def test_ctrl_c_exits_130_within_a_second_and_a_half(what):
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    proc = subprocess.Popen([sys.executable, "-m", "wizsim.cli", *LONG[what]], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT,
-                            preexec_fn=_as_from_a_shell)
-    try:
-        time.sleep(2.5)
-        assert proc.poll() is None, proc.communicate()  # still computing: the test means something
-        sent = time.monotonic()
-        proc.send_signal(signal.SIGINT)
-        _, err = proc.communicate(timeout=30)
-        waited = time.monotonic() - sent
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
+    proc = start_wizsim(LONG[what])
+    err, waited = interrupt(proc, lambda: time.sleep(2.5))
     assert proc.returncode == 130, err
     assert waited < 1.5, waited
-    lines = [line for line in err.splitlines() if line.strip() and "it/s" not in line and "%|" not in line]
+    lines = message_lines(err)
     assert lines and lines[-1].startswith("interrupted"), err
     assert "Traceback" not in err, err
+
+
+@pytest.mark.parametrize("after", [0.05, 0.4])
+def test_ctrl_c_while_wizsim_loads_is_one_line_too(after):
+    """Ctrl-C while Python imports NumPy, Numba and the kernels' cache (the command's first second)."""
+    proc = start_wizsim(LONG["simulate"])
+    err, waited = interrupt(proc, lambda: time.sleep(after))
+    assert proc.returncode == 130, err
+    assert waited < 1.5, waited
+    assert "Traceback" not in err and message_lines(err)[-1].startswith("interrupted"), err

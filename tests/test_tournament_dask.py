@@ -5,17 +5,13 @@ bad engine options exit 2 naming the option; Ctrl-C leaves no worker behind."""
 
 import faulthandler
 import json
-import os
-import signal
-import subprocess
-import sys
-import textwrap
 import threading
 import time
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from outside import GREEDY_BOT, interrupt, message_lines, start_wizsim
 
 import wizsim._dask
 import wizsim.tournament
@@ -25,20 +21,6 @@ from wizsim.tournament import run_tournament
 
 ROOT = Path(__file__).resolve().parent.parent
 
-BOT = textwrap.dedent('''
-    class Greedy:
-        """Bids its Wizards and aces, plays its highest legal card."""
-
-        def trump(self, obs):
-            return 0
-
-        def bid(self, obs):
-            want = sum(1 for c in obs.hand if c >= 52 and c < 56 or (c < 52 and c % 13 == 12))
-            return min(obs.legal, key=lambda b: abs(b - want))
-
-        def card(self, obs):
-            return max(obs.legal)
-''')
 
 
 @pytest.fixture(scope="module")
@@ -95,7 +77,7 @@ def test_a_dask_tournament_is_the_local_one(threads_cluster, small_chunks, playe
 
 
 def test_a_player_from_a_file_spec_plays_on_a_worker_process(process_cluster, small_chunks, tmp_path, monkeypatch):
-    (tmp_path / "greedy.py").write_text(BOT)
+    (tmp_path / "greedy.py").write_text(GREEDY_BOT)
     monkeypatch.chdir(tmp_path)  # the spec is relative here; the worker gets the file's absolute path
     table = "greedy.py:Greedy,heuristic,random"
     local = run_tournament(3, table, 24, seed=2)
@@ -145,7 +127,7 @@ def test_a_player_that_does_not_pickle_is_refused_naming_it():
 
 
 def test_cli_dask_json_is_the_local_json(tmp_path, monkeypatch):
-    (tmp_path / "greedy.py").write_text(BOT)
+    (tmp_path / "greedy.py").write_text(GREEDY_BOT)
     monkeypatch.chdir(tmp_path)
     args = ["tournament", "--players", "4", "--policies", "greedy.py:Greedy,heuristic,random,random", "--games", "16",
             "--seed", "9", "--hook", "--json"]
@@ -189,30 +171,20 @@ def test_library_bad_engine_options_are_config_errors(kw, needle):
 
 def test_ctrl_c_stops_a_dask_tournament_and_its_workers():
     psutil = pytest.importorskip("psutil")
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    proc = subprocess.Popen([sys.executable, "-m", "wizsim.cli", "tournament", "--players", "4", "--policies",
-                             "heuristic,random", "--games", "100000000", "--engine", "dask", "--workers", "1"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT)
-    try:
+    proc = start_wizsim(["tournament", "--players", "4", "--policies", "heuristic,random", "--games", "100000000",
+                         "--engine", "dask", "--workers", "1"])
+    kids = []
+
+    def workers_up():
         deadline = time.monotonic() + 60
-        kids = []
-        while time.monotonic() < deadline and not kids:  # the worker process is up
+        while time.monotonic() < deadline and not kids:
             time.sleep(0.5)
-            kids = [k for k in psutil.Process(proc.pid).children(recursive=True) if "python" in k.name()]
+            kids.extend(k for k in psutil.Process(proc.pid).children(recursive=True) if "python" in k.name())
         time.sleep(2)
-        assert proc.poll() is None, proc.communicate()
-        sent = time.monotonic()
-        proc.send_signal(signal.SIGINT)
-        _, err = proc.communicate(timeout=30)
-        waited = time.monotonic() - sent
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
+
+    err, waited = interrupt(proc, workers_up)
     assert proc.returncode == 130, err
     assert waited < 1.5, waited
-    lines = [line for line in err.splitlines() if line.strip() and "it/s" not in line and "%|" not in line
-             and not line.startswith("wizsim: ")]
-    assert lines == ["interrupted: stopped before the answer was complete"], err
+    assert message_lines(err) == ["interrupted: stopped before the answer was complete"], err
     _, alive = psutil.wait_procs(kids, timeout=15)
     assert not alive, alive

@@ -2,11 +2,11 @@
 simulate_rounds, simulate_games, run_tournament, datasets and the CLI; an unknown policy is an error."""
 
 import json
-import textwrap
 
 import numpy as np
 import pytest
 from click.testing import CliRunner
+from outside import GREEDY_BOT
 
 import wizsim
 from wizsim import player
@@ -14,21 +14,6 @@ from wizsim.cli import main
 from wizsim.config import ConfigError
 from wizsim.policies import make_slots
 from wizsim.policies.registry import POLICIES, PolicyEntry
-
-BOT = textwrap.dedent('''
-    class Greedy:
-        """Bids every Wizard and ace it holds, plays its highest legal card."""
-
-        def trump(self, obs):
-            return 0
-
-        def bid(self, obs):
-            want = sum(1 for c in obs.hand if c >= 52 and c < 56 or (c < 52 and c % 13 == 12))
-            return min(obs.legal, key=lambda b: abs(b - want))
-
-        def card(self, obs):
-            return max(obs.legal)
-''')
 
 
 class HeuristicInside:
@@ -71,7 +56,7 @@ def test_a_python_player_plays_whole_games_and_tournaments(tmp_path):
 
 
 def test_a_player_in_a_file_plays_a_tournament_from_the_command_line(tmp_path, monkeypatch):
-    (tmp_path / "greedy.py").write_text(BOT)
+    (tmp_path / "greedy.py").write_text(GREEDY_BOT)
     monkeypatch.chdir(tmp_path)
     out = CliRunner().invoke(main, ["tournament", "--players", "4", "--policies", "greedy.py:Greedy,heuristic",
                                     "--games", "4", "--seed", "3", "--json"])
@@ -92,7 +77,7 @@ def test_a_player_in_a_file_plays_a_tournament_from_the_command_line(tmp_path, m
     ("greedy.py:Missing,heuristic", "greedy.py has no Missing"),
 ])
 def test_an_unknown_player_exits_2_naming_it(tmp_path, monkeypatch, policies, needle):
-    (tmp_path / "greedy.py").write_text(BOT)
+    (tmp_path / "greedy.py").write_text(GREEDY_BOT)
     monkeypatch.chdir(tmp_path)
     out = CliRunner().invoke(main, ["tournament", "--players", "4", "--policies", policies, "--games", "4"])
     assert out.exit_code == 2 and needle in out.output, out.output

@@ -4,35 +4,19 @@ built by tapping tiles gives the same answer as ``wizsim advise --json`` with th
 server serves 8 concurrent clients. In CI a missing Chromium fails the run instead of skipping."""
 
 import json
-import os
 import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
+from outside import skip_without_browser
 
-from wizsim.web.harness import ask_and_wait, chromium, chromium_available, open_page, served, tap, tap_question
+from wizsim.web.harness import ask_and_wait, open_page, read_bid_table, tap, tap_question
 
-IN_CI = os.environ.get("CI") == "true"
-if not IN_CI:
-    pytest.importorskip("selenium")
-    pytest.importorskip("fastapi")
-    if not chromium_available():
-        pytest.skip("Debian's chromium and chromium-driver are not installed (.ci/run installs them)",
-                    allow_module_level=True)
+skip_without_browser()
 
 
-@pytest.fixture(scope="module")
-def server():
-    with served() as url:
-        yield url
-
-
-@pytest.fixture(scope="module")
-def browser():
-    driver = chromium(390, 844)  # a phone
-    yield driver
-    driver.quit()
+WINDOW = (390, 844)  # a phone
 
 
 @pytest.fixture
@@ -45,21 +29,6 @@ def cli_json(*args) -> dict:
     out = subprocess.run([sys.executable, "-m", "wizsim.cli", "advise", *args, "--json"], capture_output=True,
                          text=True, check=True, timeout=300)
     return json.loads(out.stdout)
-
-
-def read_bid_table(driver) -> list[dict]:
-    rows = []
-    for tr in driver.find_elements("css selector", "#bid-table tbody tr"):
-        row = {"bid": int(tr.get_attribute("data-bid")), "allowed": tr.get_attribute("data-allowed") == "true"}
-        for td in tr.find_elements("css selector", "td[data-key]"):
-            value = td.get_attribute("data-value")
-            row[td.get_attribute("data-key")] = None if value == "null" else float(value)
-        interval = tr.find_element("css selector", ".interval")
-        for key, attr in (("ev_low", "data-low"), ("ev_high", "data-high")):
-            value = interval.get_attribute(attr)
-            row[key] = None if value == "null" else float(value)
-        rows.append(row)
-    return rows
 
 
 def test_readme_example_by_tapping_equals_the_cli(page):

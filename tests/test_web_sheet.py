@@ -6,21 +6,15 @@ page equals ``wizsim review --json``; bad entries (a bid above the hand size, th
 not add up) are refused next to the field and lose nothing."""
 
 import json
-import os
 import subprocess
 import sys
 
 import pytest
+from outside import skip_without_browser
 
-from wizsim.web.harness import chromium, chromium_available, open_page, served, tap
+from wizsim.web.harness import chromium, open_page, read_bid_table, tap
 
-IN_CI = os.environ.get("CI") == "true"
-if not IN_CI:
-    pytest.importorskip("selenium")
-    pytest.importorskip("fastapi")
-    if not chromium_available():
-        pytest.skip("Debian's chromium and chromium-driver are not installed (.ci/run installs them)",
-                    allow_module_level=True)
+skip_without_browser()
 
 NAMES = ["Ann", "Bob", "Cleo"]
 SEED, SAMPLES = 5, 200  # the advice's (typed in the advice view's More options)
@@ -30,17 +24,7 @@ BAD_ROUND = 7  # the round where bad entries are tried
 CORRECTED = 6  # the past round corrected at the end
 
 
-@pytest.fixture(scope="module")
-def server():
-    with served() as url:
-        yield url
-
-
-@pytest.fixture(scope="module")
-def browser():
-    driver = chromium(1280, 900)
-    yield driver
-    driver.quit()
+WINDOW = (1280, 900)
 
 
 @pytest.fixture(scope="module")
@@ -100,20 +84,6 @@ def wait_advice(driver):
                                  "!document.getElementById('error').hidden"), message="no advice")
     error = driver.find_element("id", "error")
     assert error.get_attribute("hidden") is not None, error.text
-
-
-def read_bid_table(driver) -> list[dict]:
-    rows = []
-    for tr in driver.find_elements("css selector", "#bid-table tbody tr"):
-        row = {"bid": int(tr.get_attribute("data-bid")), "allowed": tr.get_attribute("data-allowed") == "true"}
-        for td in tr.find_elements("css selector", "td[data-key]"):
-            value = td.get_attribute("data-value")
-            row[td.get_attribute("data-key")] = None if value == "null" else float(value)
-        interval = tr.find_element("css selector", ".interval")
-        row["ev_low"] = json.loads(interval.get_attribute("data-low"))
-        row["ev_high"] = json.loads(interval.get_attribute("data-high"))
-        rows.append(row)
-    return rows
 
 
 def entered_record(game, corrected: bool):

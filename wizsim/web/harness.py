@@ -135,3 +135,19 @@ def ask_and_wait(driver, timeout: float = 60.0) -> None:
         return shown or None
 
     WebDriverWait(driver, timeout).until(done, message=f"no answer within {timeout:.0f} s")
+
+
+def read_bid_table(driver) -> list[dict]:
+    """The bid table as the page shows it: per bid its flags, every ``data-key`` cell and the interval."""
+    rows = []
+    for tr in driver.find_elements("css selector", "#bid-table tbody tr"):
+        row = {"bid": int(tr.get_attribute("data-bid")), "allowed": tr.get_attribute("data-allowed") == "true"}
+        for td in tr.find_elements("css selector", "td[data-key]"):
+            value = td.get_attribute("data-value")
+            row[td.get_attribute("data-key")] = None if value == "null" else float(value)
+        interval = tr.find_element("css selector", ".interval")
+        for key, attr in (("ev_low", "data-low"), ("ev_high", "data-high")):
+            value = interval.get_attribute(attr)
+            row[key] = None if value == "null" else float(value)
+        rows.append(row)
+    return rows

@@ -116,7 +116,7 @@ def test_json_is_the_contract_shape():
     obj = json.loads(result.output)
     assert list(obj) == ["phase", "hand", "players", "seat", "trump", "trump_card", "earlier_bids", "hook", "best_bid",
                          "method", "samples", "table", "close_call",  # close_call: issue 10 item 11
-                         "ess", "policy", "bid_trust", "warning"]  # the opponents' model: issue 17
+                         "ess", "policy", "bid_trust", "play_noise", "warning"]  # the opponents' model: issue 17
     assert obj["hand"] == "W,AS,3H" and obj["trump"] == "S" and obj["trump_card"] == "7S"
     assert obj["players"] == 4 and obj["seat"] == 2 and obj["earlier_bids"] == [1] and obj["hook"] is False
     assert obj["method"] == "monte-carlo" and obj["samples"] == 1500

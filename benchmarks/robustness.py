@@ -232,6 +232,8 @@ def main() -> None:
     ap.add_argument("--play-trust", type=float, default=None)
     ap.add_argument("--play-noise", type=float, default=None, help="the opponents' model's play noise "
                     "(default: the advisor's)")
+    ap.add_argument("--doubt", type=float, default=None, help="bid advice: the prior of the blind table "
+                    "(default: the advisor's)")
     ap.add_argument("--no-play", action="store_true", help="bid advice only")
     ap.add_argument("--no-bid", action="store_true", help="play advice only")
     ap.add_argument("--quick", action="store_true", help="r = 6 and 10 only")
@@ -242,6 +244,8 @@ def main() -> None:
     deals = args.deals if args.deals is not None else max(4, args.questions // 4)
     trust = {k: v for k, v in (("bid_trust", args.bid_trust), ("play_noise", args.play_noise)) if v is not None}
     play_trust = {**trust, **({"play_trust": args.play_trust} if args.play_trust is not None else {})}
+    if args.doubt is not None:  # bid advice only
+        trust["doubt"] = args.doubt
     results = []
     print(f"{'table':<26} {'r':>2}  {'bid: refusals':>13}  {'obs - pred P(exact)':>24}  {'value of advised bid':>24}"
           f"  {'play: refusals':>14}  {'value of play advice':>24}  {'obs - pred P(make)':>24}")

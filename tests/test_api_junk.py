@@ -32,8 +32,8 @@ SURFACE = {
     "score": (dict(bid=1, tricks=1), {"bid": COUNTS, "tricks": COUNTS}),  # arrays of counts are valid
     "advise": (dict(hand="AS,KD", trump="S", seat=1, players=4, bids=None, hook=False, trump_card=None,
                     samples=50, seed=1, policy="random", play="random", method="auto", max_samples=None,
-                    bid_trust=None, play_noise=None),
-               ADVICE_KINDS),
+                    bid_trust=None, play_noise=None, doubt=None),
+               {**ADVICE_KINDS, "doubt": SHARE}),
     "advise_play": (dict(hand="AS,KD,3H", trump="S", seat=1, players=4, bids="1,0,1,1", played="", hook=False,
                          trump_card=None, samples=50, seed=1, policy="random", play="random", method="auto",
                          max_samples=None, bid_trust=None, play_trust=None, play_noise=None),
@@ -152,6 +152,8 @@ BID_Q = dict(hand="AS,KD,3H", trump="S", seat=1, seed=1, samples=50)
     ("advise", dict(play="clever"), "play"),
     ("advise", dict(play_noise=1.5), "play_noise"),
     ("advise", dict(play_noise="0.2"), "play_noise"),
+    ("advise", dict(doubt=-0.1), "doubt"),
+    ("advise", dict(doubt=True), "doubt"),
     ("advise_play", dict(play_noise=float("nan")), "play_noise"),
     ("advise_play", dict(play_noise=True), "play_noise"),
 ])

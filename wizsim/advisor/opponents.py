@@ -47,7 +47,26 @@ DEFAULT_PLAY_NOISE = 0.1
 DEFAULT_PLAY_ADVICE_NOISE = 0.0
 
 
-_DEFAULTS = {"bid_trust": DEFAULT_BID_TRUST, "play_trust": DEFAULT_PLAY_TRUST, "play_noise": DEFAULT_PLAY_NOISE}
+# The table's type is in doubt (``policies.model``): with this prior the other seats are a blind table
+# (uniform bids, random cards; played out as ``DOUBT_POLICY``), whose chance the heard bids then update
+# deal by deal. Bid advice uses it (trump and play advice do not yet). Fitted with
+# benchmarks/robustness.py --no-play --questions 40 --doubt D (4 players, r = 3, 6, 10, 15, the same 160
+# questions a table for every D, play noise 0.1; observed - predicted P(exact) pooled over r, value of
+# the advised bid in points a round; benchmarks/results/robustness-doubt-fit.txt):
+#   doubt 0     heuristic +0.026 (value +2.19)  random -0.119 (r=15 -0.264)  search -0.102  mixed -0.084
+#   doubt 0.1   heuristic +0.019 (value +1.69)  random -0.061 (r=15 -0.103)  search -0.098  mixed -0.049
+#   doubt 0.2   heuristic +0.024 (value +1.81)  random -0.028 (r=15 -0.032)  search -0.079  mixed -0.061
+#   doubt 0.35  heuristic +0.033 (value +2.12)  random -0.032 (r=15 -0.068)  search -0.081  mixed -0.057
+# 0.2 against 0, paired: random +0.091 [+0.036, +0.147] (value +4.56 [+1.24, +7.88]), heuristic -0.002
+# [-0.017, +0.013] (value -0.38 [-1.24, +0.49]), search +0.023 [+0.003, +0.043]; the bid_shift tables
+# move by under 0.015. Search bids like the heuristic, so its table is not revealed by the bids and
+# stays over-predicted.
+DEFAULT_DOUBT = 0.2
+DOUBT_POLICY = "random"
+
+
+_DEFAULTS = {"bid_trust": DEFAULT_BID_TRUST, "play_trust": DEFAULT_PLAY_TRUST, "play_noise": DEFAULT_PLAY_NOISE,
+             "doubt": DEFAULT_DOUBT}
 
 
 def check_trust(value, name: str) -> float:
@@ -111,10 +130,11 @@ class OpponentModel:
     play_trust: float
     play_noise: float = 0.0
     labels: tuple[str, ...] = ()  # per seat, the policies as named (without the play noise)
+    doubt: float = 0.0  # the prior of the blind table (``policies.model``); 0: the model's table for sure
 
     @classmethod
     def build(cls, opponents: tuple[str, ...], me: int, player_policy: str, bid_trust: float,
-              play_trust: float, play_noise: float | None = None) -> OpponentModel:
+              play_trust: float, play_noise: float | None = None, doubt: float = 0.0) -> OpponentModel:
         if play_noise is None:
             play_noise = DEFAULT_PLAY_NOISE
         labels = list(opponents)
@@ -127,7 +147,12 @@ class OpponentModel:
             spec = parse_policy(name)
             kinds[s] = MODEL_BLIND if spec.entry.hand_blind else MODEL_HEURISTIC
             params[s] = spec.params_row()
-        return cls(tuple(names), me, kinds, params, slots.table, bid_trust, play_trust, play_noise, tuple(labels))
+        return cls(tuple(names), me, kinds, params, slots.table, bid_trust, play_trust, play_noise, tuple(labels),
+                   doubt)
+
+    def blind_names(self) -> tuple[str, ...]:
+        """The seats' policies on the blind table: every other seat ``DOUBT_POLICY``, the player's own kept."""
+        return tuple(n if s == self.me else DOUBT_POLICY for s, n in enumerate(self.names))
 
     @property
     def players(self) -> int:

@@ -49,7 +49,7 @@ DEFAULT_PLAY_ADVICE_NOISE = 0.0
 
 # The table's type is in doubt (``policies.model``): with this prior the other seats are a blind table
 # (uniform bids, random cards; played out as ``DOUBT_POLICY``), whose chance the heard bids then update
-# deal by deal. Bid advice uses it (trump and play advice do not yet). Fitted with
+# deal by deal. Bid and trump advice use it (play advice does not yet). Fitted with
 # benchmarks/robustness.py --no-play --questions 40 --doubt D (4 players, r = 3, 6, 10, 15, the same 160
 # questions a table for every D, play noise 0.1; observed - predicted P(exact) pooled over r, value of
 # the advised bid in points a round; benchmarks/results/robustness-doubt-fit.txt):
@@ -60,7 +60,9 @@ DEFAULT_PLAY_ADVICE_NOISE = 0.0
 # 0.2 against 0, paired: random +0.091 [+0.036, +0.147] (value +4.56 [+1.24, +7.88]), heuristic -0.002
 # [-0.017, +0.013] (value -0.38 [-1.24, +0.49]), search +0.023 [+0.003, +0.043]; the bid_shift tables
 # move by under 0.015. Search bids like the heuristic, so its table is not revealed by the bids and
-# stays over-predicted.
+# stays over-predicted. At 100 questions (paired with 0, benchmarks/results/robustness-bid-100*.json):
+# heuristic +0.023 -> +0.016 (value +3.08 -> +2.35), random -0.100 -> -0.018, search -0.053 -> -0.045,
+# mixed -0.063 -> -0.037.
 DEFAULT_DOUBT = 0.2
 DOUBT_POLICY = "random"
 

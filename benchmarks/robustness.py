@@ -109,7 +109,8 @@ def bid_questions(opponents: list[str], r: int, n: int, trust: dict) -> dict:
         diffs.append(float(replay.tricks[0, hero] == b) - float(a.p_exact[b]))
         values.append(float(replay.scores[0, hero]) - float(truth.scores[0, hero]))
     return {"questions": n, "refusals": refusals, "errors": errors[:3], "calibration": interval(diffs),
-            "value": interval(values), "median_seconds": float(np.median(seconds)) if seconds else None}
+            "value": interval(values), "median_seconds": float(np.median(seconds)) if seconds else None,
+            "diffs": diffs, "values": values}
 
 
 class Table:
@@ -209,7 +210,7 @@ def play_questions(opponents: list[str], r: int, n: int, trust: dict) -> dict:
             diffs.append(float(made) - predicted)
     return {"deals": n, "advice_calls": calls, "refusals": refusals, "errors": errors[:3],
             "calibration": interval(diffs), "value": interval(values),
-            "median_seconds": float(np.median(seconds)) if seconds else None}
+            "median_seconds": float(np.median(seconds)) if seconds else None, "diffs": diffs, "values": values}
 
 
 def fmt(iv: dict, digits: int = 2) -> str:
@@ -229,22 +230,29 @@ def main() -> None:
     ap.add_argument("--tables", default=None, help="comma list of table names (default: all)")
     ap.add_argument("--bid-trust", type=float, default=None)
     ap.add_argument("--play-trust", type=float, default=None)
+    ap.add_argument("--play-noise", type=float, default=None, help="the opponents' model's play noise "
+                    "(default: the advisor's)")
+    ap.add_argument("--doubt", type=float, default=None, help="bid advice: the prior of the blind table "
+                    "(default: the advisor's)")
     ap.add_argument("--no-play", action="store_true", help="bid advice only")
+    ap.add_argument("--no-bid", action="store_true", help="play advice only")
     ap.add_argument("--quick", action="store_true", help="r = 6 and 10 only")
     ap.add_argument("--out", default=None)
     args = ap.parse_args()
     rounds = (6, 10) if args.quick else tuple(int(x) for x in args.rounds.split(","))
     tables = TABLES if args.tables is None else {k: TABLES[k] for k in args.tables.split(",")}
     deals = args.deals if args.deals is not None else max(4, args.questions // 4)
-    trust = {k: v for k, v in (("bid_trust", args.bid_trust),) if v is not None}
+    trust = {k: v for k, v in (("bid_trust", args.bid_trust), ("play_noise", args.play_noise)) if v is not None}
     play_trust = {**trust, **({"play_trust": args.play_trust} if args.play_trust is not None else {})}
+    if args.doubt is not None:  # bid advice only
+        trust["doubt"] = args.doubt
     results = []
     print(f"{'table':<26} {'r':>2}  {'bid: refusals':>13}  {'obs - pred P(exact)':>24}  {'value of advised bid':>24}"
           f"  {'play: refusals':>14}  {'value of play advice':>24}  {'obs - pred P(make)':>24}")
     for name, opponents in tables.items():
         for r in rounds:
             started = time.perf_counter()
-            bid = bid_questions(opponents, r, args.questions, trust)
+            bid = bid_questions(opponents, r, 0 if args.no_bid else args.questions, trust)
             play = None if args.no_play else play_questions(opponents, r, deals, play_trust)
             row = {"table": name, "opponents": opponents, "r": r, "bid": bid, "play": play,
                    "seconds": time.perf_counter() - started}
@@ -254,10 +262,23 @@ def main() -> None:
                   f"{fmt(bid['value']):>24}  {p['refusals']:>14}  {fmt(p['value']):>24}  "
                   f"{fmt(p['calibration'], 3):>24}", flush=True)
     pooled = {}
+    print(f"\npooled over r: {'table':<26}  {'bid: refusals':>13}  {'obs - pred P(exact)':>24}  "
+          f"{'value of advised bid':>24}  {'play: refusals':>14}  {'value of play advice':>24}  "
+          f"{'obs - pred P(make)':>24}")
     for name in tables:
         rows = [x for x in results if x["table"] == name]
-        pooled[name] = {"bid_refusals": sum(x["bid"]["refusals"] for x in rows),
-                        "play_refusals": sum(x["play"]["refusals"] for x in rows if x["play"])}
+        plays = [x["play"] for x in rows if x["play"]]
+        p = pooled[name] = {
+            "bid_refusals": sum(x["bid"]["refusals"] for x in rows),
+            "bid_calibration": interval(np.concatenate([x["bid"]["diffs"] for x in rows])),
+            "bid_value": interval(np.concatenate([x["bid"]["values"] for x in rows])),
+            "play_refusals": sum(x["refusals"] for x in plays),
+            "play_calibration": interval(np.concatenate([x["diffs"] for x in plays])) if plays else None,
+            "play_value": interval(np.concatenate([x["values"] for x in plays])) if plays else None}
+        none = {"mean": None}
+        print(f"pooled over r: {name:<26}  {p['bid_refusals']:>13}  {fmt(p['bid_calibration'], 3):>24}  "
+              f"{fmt(p['bid_value']):>24}  {p['play_refusals'] if plays else '-':>14}  "
+              f"{fmt(p['play_value'] or none):>24}  {fmt(p['play_calibration'] or none, 3):>24}", flush=True)
     out = {"machine": {"cpu": platform.processor() or platform.machine(), "cores": os.cpu_count(),
                        "date": time.strftime("%Y-%m-%d"), "loadavg": os.getloadavg()},
            "seed": SEED, "questions": args.questions, "deals": deals, "trust": play_trust, "results": results,

@@ -73,7 +73,11 @@ def test_unlikely_heard_bids_are_answered_with_a_warning():
     got = json.loads(_run([*args, "--json"]).output)
     assert got["warning"].startswith("seat 1's bid of 5") and 0 < got["ess"] <= got["samples"] == 200
     assert got["best_bid"] == 0
+    # hard evidence no deal reproduces: the doubted table's blind type still answers it (issue 17's
+    # table types); with the doubt off the bids are ignored, and the warning says that
     hard = json.loads(_run([*args, "--json", "--bid-trust", "1"]).output)
+    assert hard["warning"].startswith("seat 1's bid of 5") and hard["best_bid"] == 0
+    hard = json.loads(_run([*args, "--json", "--bid-trust", "1", "--doubt", "0"]).output)
     assert hard["warning"].startswith("no deal of") and hard["best_bid"] == 0
 
 
@@ -116,7 +120,7 @@ def test_json_is_the_contract_shape():
     obj = json.loads(result.output)
     assert list(obj) == ["phase", "hand", "players", "seat", "trump", "trump_card", "earlier_bids", "hook", "best_bid",
                          "method", "samples", "table", "close_call",  # close_call: issue 10 item 11
-                         "ess", "policy", "bid_trust", "warning"]  # the opponents' model: issue 17
+                         "ess", "policy", "bid_trust", "play_noise", "doubt", "warning"]  # the opponents' model: issue 17
     assert obj["hand"] == "W,AS,3H" and obj["trump"] == "S" and obj["trump_card"] == "7S"
     assert obj["players"] == 4 and obj["seat"] == 2 and obj["earlier_bids"] == [1] and obj["hook"] is False
     assert obj["method"] == "monte-carlo" and obj["samples"] == 1500

@@ -16,12 +16,12 @@ import wizsim
 SAMPLE = Path(__file__).resolve().parent.parent / "data" / "sample"
 
 # kinds of argument, by what is valid for them (the junk drawn for a kind is never valid for it)
-COUNT, FLAG, CARDS, TRUMP, NAMES, PATH, COLUMNS, FILTER, BIDS, IDS, TABLE, COUNTS, PLAYED, METHOD = (
+COUNT, FLAG, CARDS, TRUMP, NAMES, PATH, COLUMNS, FILTER, BIDS, IDS, TABLE, COUNTS, PLAYED, METHOD, SHARE = (
     "count", "flag", "cards", "trump", "names", "path", "columns", "filter", "bids", "ids", "table", "counts",
-    "played", "method")
+    "played", "method", "share")  # share: a number 0..1 (a trust, the play noise)
 ADVICE_KINDS = {"hand": CARDS, "trump": TRUMP, "seat": COUNT, "players": COUNT, "bids": BIDS, "hook": FLAG,
                 "trump_card": CARDS, "samples": COUNT, "seed": COUNT, "policy": NAMES, "play": NAMES,
-                "method": METHOD, "max_samples": COUNT}
+                "method": METHOD, "max_samples": COUNT, "bid_trust": SHARE, "play_noise": SHARE}
 
 # function -> (valid keyword arguments, {argument: kind})
 SURFACE = {
@@ -31,12 +31,13 @@ SURFACE = {
     "legal_plays": (dict(hand="AS,3H", trick="5S"), {"hand": CARDS, "trick": CARDS}),
     "score": (dict(bid=1, tricks=1), {"bid": COUNTS, "tricks": COUNTS}),  # arrays of counts are valid
     "advise": (dict(hand="AS,KD", trump="S", seat=1, players=4, bids=None, hook=False, trump_card=None,
-                    samples=50, seed=1, policy="random", play="random", method="auto", max_samples=None),
-               ADVICE_KINDS),
+                    samples=50, seed=1, policy="random", play="random", method="auto", max_samples=None,
+                    bid_trust=None, play_noise=None, doubt=None),
+               {**ADVICE_KINDS, "doubt": SHARE}),
     "advise_play": (dict(hand="AS,KD,3H", trump="S", seat=1, players=4, bids="1,0,1,1", played="", hook=False,
                          trump_card=None, samples=50, seed=1, policy="random", play="random", method="auto",
-                         max_samples=None),
-                    {**ADVICE_KINDS, "played": PLAYED}),
+                         max_samples=None, bid_trust=None, play_trust=None, play_noise=None),
+                    {**ADVICE_KINDS, "played": PLAYED, "play_trust": SHARE}),
     "simulate_rounds": (dict(players=4, r=2, n_rounds=3, policies="random", hook=False, seed=1, first_index=0,
                              trick_log=False, threads=None),
                         {"players": COUNT, "r": COUNT, "n_rounds": COUNT, "policies": NAMES, "hook": FLAG,
@@ -73,7 +74,7 @@ float_lists = st.lists(st.floats(allow_nan=True), min_size=1, max_size=3)
 
 def junk(kind):
     lists = {COUNTS: ragged, PLAYED: st.one_of(deeper, float_lists)}.get(kind, nested)
-    base = [floats, huge, lists, odd_text, other]
+    base = [floats.filter(lambda x: not 0 <= x <= 1) if kind == SHARE else floats, huge, lists, odd_text, other]
     if kind not in (FLAG,):
         base.append(st.booleans())
     if kind == FLAG:
@@ -149,6 +150,12 @@ BID_Q = dict(hand="AS,KD,3H", trump="S", seat=1, seed=1, samples=50)
     ("advise", dict(samples=None, max_samples="x"), "max_samples"),
     ("advise", dict(hook=1), "hook"),
     ("advise", dict(play="clever"), "play"),
+    ("advise", dict(play_noise=1.5), "play_noise"),
+    ("advise", dict(play_noise="0.2"), "play_noise"),
+    ("advise", dict(doubt=-0.1), "doubt"),
+    ("advise", dict(doubt=True), "doubt"),
+    ("advise_play", dict(play_noise=float("nan")), "play_noise"),
+    ("advise_play", dict(play_noise=True), "play_noise"),
 ])
 def test_each_advice_case_of_issue_16_is_refused_naming_the_argument(fn, change, name):
     with pytest.raises((ValueError, TypeError)) as err:

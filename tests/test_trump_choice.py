@@ -46,11 +46,17 @@ def test_round_one_exact_weighs_the_dealers_card_by_the_chance_it_names_the_hear
         own, any_suit, other = 1 / (1 + 3 * rho), 0.25, rho / (1 + 3 * rho)
         num = (3 * own + 4 * any_suit + 39 * other) * good_pairs  # a low heart, a Jester, another suit
         den = (12 * own + 7 * any_suit + 39 * other) * pairs
-        a = advise("5H", "H", 2, players=4, trump_card="W", bid_trust=trust)
+        a = advise("5H", "H", 2, players=4, trump_card="W", bid_trust=trust, doubt=0)
         assert a.method == "exact"
         assert a.p_tricks[1, 1] == pytest.approx(num / den, abs=1e-12), trust
         if trust == 1.0:
             assert round(a.p_tricks[1, 1], 4) == 0.1805  # 0.1.0 answered 0.155: a W or J always named spades
+        # the table's type in doubt (issue 17): a blind dealer names each suit with chance 1/4, whatever it holds
+        d = 0.2
+        num_blind, den_blind = 0.25 * 46 * good_pairs, 0.25 * 58 * pairs
+        a = advise("5H", "H", 2, players=4, trump_card="W", bid_trust=trust, doubt=d)
+        want = ((1 - d) * num + d * num_blind) / ((1 - d) * den + d * den_blind)
+        assert a.p_tricks[1, 1] == pytest.approx(want, abs=1e-12), trust
 
 
 def test_random_dealer_names_every_suit_so_the_named_suit_tells_nothing():

@@ -205,7 +205,7 @@ def test_openapi_docs_are_served_offline(client):
     schema = client.get("/openapi.json").json()
     assert set(schema["components"]["schemas"]["AdviseRequest"]["properties"]) == {
         "hand", "trump", "seat", "players", "bids", "played", "hook", "trump_card", "samples", "seed", "policy", "play",
-        "bid_trust", "play_trust"}
+        "bid_trust", "play_trust", "play_noise"}
 
 
 def test_serve_without_the_web_extra_says_how_to_install_it(monkeypatch):

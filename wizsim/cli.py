@@ -17,7 +17,13 @@ import time
 import click
 
 from wizsim.advisor.bid import PLAYER_POLICY
-from wizsim.advisor.opponents import DEFAULT_BID_TRUST, DEFAULT_OPPONENTS, DEFAULT_PLAY_TRUST
+from wizsim.advisor.opponents import (
+    DEFAULT_BID_TRUST,
+    DEFAULT_DOUBT,
+    DEFAULT_OPPONENTS,
+    DEFAULT_PLAY_NOISE,
+    DEFAULT_PLAY_TRUST,
+)
 from wizsim.cards import CardError, card_ids, parse_trump
 from wizsim.config import (
     DEFAULT_PLAYERS,
@@ -414,10 +420,17 @@ def simulate(players, round_size, rounds, games, policy, policies, hook, seed, t
                    "cards: 0 they tell nothing, 1 they are exactly what the model would do.")
 @click.option("--play-trust", type=click.FloatRange(0, 1), default=None, show_default=str(DEFAULT_PLAY_TRUST),
               help="Play advice: how far the cards the opponents chose are trusted as evidence, 0..1.")
+@click.option("--play-noise", type=click.FloatRange(0, 1), default=None,
+              show_default=f"{DEFAULT_PLAY_NOISE:g} for bid and trump advice, 0 for play advice",
+              help="How often, 0..1, an opponent modelled by the heuristic plays a random legal card instead of "
+                   "the heuristic's in the simulations: 0 plays exactly as the heuristic.")
+@click.option("--doubt", type=click.FloatRange(0, 1), default=None, show_default=f"{DEFAULT_DOUBT:g}",
+              help="Bid and trump advice: the prior chance, 0..1, that the table is nothing like the model (blind bids, "
+                   "random cards); the heard bids update it deal by deal. 0 trusts the model's table.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the table.")
 @bad_input_is_usage_error
 def advise(hand, trump, seat, players, bids, played, hook, trump_card, samples, seed, policy, play, bid_trust,
-           play_trust, as_json):
+           play_trust, play_noise, doubt, as_json):
     """Advise a bid or, once every player has bid, the card to play now.
 
     With --bids holding the bids of the seats before yours (or none): for every bid, the chance of
@@ -433,6 +446,9 @@ def advise(hand, trump, seat, players, bids, played, hook, trump_card, samples, 
 
     advice_ext = kernels_ext(f"{policy or DEFAULT_OPPONENTS},{play or PLAYER_POLICY}")
 
+    if doubt is not None and not is_trump_question(trump, trump_card, seat, players, bids) \
+            and advice_phase(bids, seat, players) == "play":
+        raise click.UsageError("--doubt is for bid and trump advice: leave it out for play advice")
     if is_trump_question(trump, trump_card, seat, players, bids):
         from wizsim.advisor import advise_trump
         from wizsim.sim.candidates import candidate_rounds_kernel
@@ -442,7 +458,8 @@ def advise(hand, trump, seat, players, bids, played, hook, trump_card, samples, 
                                    "and --play-trust")
         announce_compile(candidate_rounds_kernel, seconds=COMPILE_SECONDS["advise"], ext=advice_ext)
         echo(run_interruptibly(lambda: advise_trump(hand, seat, players, bids=bids, hook=hook, samples=samples,
-                                                    seed=seed, policy=policy, play=play, bid_trust=bid_trust)),
+                                                    seed=seed, policy=policy, play=play, bid_trust=bid_trust,
+                                                    play_noise=play_noise, doubt=doubt)),
              as_json)
         return
     if advice_phase(bids, seat, players) == "play":
@@ -453,7 +470,7 @@ def advise(hand, trump, seat, players, bids, played, hook, trump_card, samples, 
         echo(run_interruptibly(lambda: advise_play(hand, trump, seat, players, bids=bids, played=played or "",
                                                    hook=hook, trump_card=trump_card, samples=samples, seed=seed,
                                                    policy=policy, play=play, bid_trust=bid_trust,
-                                                   play_trust=play_trust)), as_json)
+                                                   play_trust=play_trust, play_noise=play_noise)), as_json)
         return
     if played:
         raise click.UsageError(f"--played is for play advice, once the bidding is over: give all {players} bids "
@@ -470,7 +487,7 @@ def advise(hand, trump, seat, players, bids, played, hook, trump_card, samples, 
                                f"{players} bids in --bids")
     echo(run_interruptibly(lambda: advise_bid(hand, trump, seat, players, bids=bids, hook=hook, trump_card=trump_card,
                                               samples=samples, seed=seed, policy=policy, play=play,
-                                              bid_trust=bid_trust)), as_json)
+                                              bid_trust=bid_trust, play_noise=play_noise, doubt=doubt)), as_json)
 
 
 @main.command(epilog=epilog("wizsim tournament --players 4 --policies heuristic,random --games 20000 --seed 1"))

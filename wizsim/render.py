@@ -118,8 +118,8 @@ def render_advice(a) -> str:
         f"Hand {q['hand']}  |  seat {q['seat']} of {q['players']}"
         f"{' (dealer)' if q['seat'] == q['players'] else ''}  |  trump {q['trump']}{turned}  |  "
         f"earlier bids {bids}  |  hook {'on' if q['hook'] else 'off'}",
-        f"Opponents modelled as {a.policy} (bids trusted {a.bid_trust:g}); your cards are played to make your bid "
-        f"({a.player_policy} play).",
+        f"Opponents modelled as {a.policy} (bids trusted {a.bid_trust:g}, play noise {a.play_noise:g}, doubt "
+        f"{a.doubt:g}); your cards are played to make your bid ({a.player_policy} play).",
         "",
         f"  {'bid':>3}  {'P(make it)':>10}  {'exp. score':>10}  {'95% interval':>16}  {'exp. tricks':>11}",
     ]
@@ -196,7 +196,8 @@ def render_play_advice(a) -> str:
         f"  |  trump {q['trump']}{turned}  |  bids {bids} (yours {q['bids'][me]})  |  hook {'on' if q['hook'] else 'off'}",
         f"Played: {q['played'] or 'nothing yet'}  |  trick {trick_no} of {_round_size(q)}",
         f"Tricks taken: {taken}",
-        f"Opponents modelled as {a.policy} (bids trusted {a.bid_trust:g}, cards {a.play_trust:g}); your later "
+        f"Opponents modelled as {a.policy} (bids trusted {a.bid_trust:g}, cards {a.play_trust:g}, play noise "
+        f"{a.play_noise:g}); your later "
         f"cards are played to make your bid ({a.play} play).",
         "",
         f"  {'card':>4}  {'P(make bid)':>11}  {'exp. score':>10}  {'95% interval':>16}  {'exp. tricks':>11}",

@@ -8,6 +8,10 @@ that seat's card (``policies.model``). In round 1 those choices depend on that s
 public information only, so each seat's weight is a function of its card: the model's likelihood is an
 exact probability, and so is the answer; a blind model (or ``bid_trust`` 0) weighs nothing.
 
+With the table's type in doubt (``model.doubt`` > 0, ``policies.model``) each deal weighs
+``(1 - doubt) P(heard | deal, model) + doubt P(heard | blind)``; play being forced, the type a deal is
+played on does not change who takes the trick, so the mixture weights are all there is to it.
+
 To keep six players cheap, the unknown cards are grouped into classes that are interchangeable for
 the question "does the player's card win?" (its *role*: Wizard, Jester, higher or lower trump, higher
 or lower card of its own suit, another suit) and carry the same weights; deals are enumerated over
@@ -109,10 +113,18 @@ def _enumerate(q, model, weigh: bool) -> ExactResult:
     den = 0.0
     n_deals = 0
     conditioned = False
+    doubt = float(model.doubt) if weigh else 0.0
+    num_b = den_b = 0.0  # the blind table's sums: every deal weighs the same
+    heard = [s for s in range(len(q.earlier_bids or ())) if s != seat0]
     for turn_up in turn_ups:
         unknown = mask_to_cards(q.unknown_mask & ~(1 << turn_up)).astype(np.int64)
         w = seat_weights(q, model, turn_up, unknown) if weigh else {}
         conditioned = conditioned or bool(w)
+        # the probability of the heard bids under the model is the weights' product times 1/2 (r = 1: two
+        # legal bids) for each heard seat they leave out; under the blind table 1/2 for each, and 1/4 for
+        # a dealer's named suit when the model weighs it
+        scale_a = 0.5 ** len([s for s in heard if s not in w])
+        like_b = 0.5 ** len(heard) * (0.25 if q.players - 1 in w else 1.0)
         cond = sorted(w)
         keys = [(role(card, int(u), q.trump),) + tuple(float(w[s][i]) for s in cond) for i, u in enumerate(unknown)]
         classes = sorted(set(keys))
@@ -121,7 +133,8 @@ def _enumerate(q, model, weigh: bool) -> ExactResult:
         counts = np.bincount(cls, minlength=len(classes))
         rep = np.array([unknown[np.flatnonzero(cls == c)[0]] for c in range(len(classes))], np.int64)
         class_w = {s: np.array([key[1 + cond.index(s)] for key in classes]) for s in cond}
-        allowed = [np.flatnonzero(class_w[s] > 0) if s in class_w else np.arange(len(classes)) for s in others]
+        allowed = [np.flatnonzero(class_w[s] > 0) if s in class_w and doubt == 0 else np.arange(len(classes))
+                   for s in others]
         if any(a.size == 0 for a in allowed):
             continue
         grid = np.stack(np.meshgrid(*allowed, indexing="ij"), axis=-1).reshape(-1, len(others))
@@ -139,9 +152,17 @@ def _enumerate(q, model, weigh: bool) -> ExactResult:
         for j, s in enumerate(others):
             trick[:, s] = rep[grid[:, j]]
         wins = trick_winners(trick, q.trump) == seat0
+        if doubt > 0:
+            weight *= scale_a
+            num_b += float(ways[wins].sum()) * like_b
+            den_b += float(ways.sum()) * like_b
+            n_deals += int(round(ways.sum()))
+        else:
+            n_deals += int(round(ways[weight > 0].sum()))
         num += float(weight[wins].sum())
         den += float(weight.sum())
-        n_deals += int(round(ways[weight > 0].sum()))
+    if doubt > 0:
+        num, den = (1 - doubt) * num + doubt * num_b, (1 - doubt) * den + doubt * den_b
     if den <= 0:
         return ExactResult(0.0, 0, conditioned)
     return ExactResult(num / den, n_deals, conditioned)

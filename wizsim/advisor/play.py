@@ -209,9 +209,9 @@ def play_kernels() -> tuple:
 
 def _deterministic(name: str) -> bool:
     """Whether the policy's card play draws nothing at random: exact needs it."""
-    from wizsim.policies import policy_entry
+    from wizsim.policies.registry import deterministic_play
 
-    return policy_entry(name).deterministic_play
+    return deterministic_play(name)
 
 
 def _named_suit(q: PlayQuestion) -> int:
@@ -388,22 +388,25 @@ def _monte_carlo(q: PlayQuestion, state, model, candidates: np.ndarray, seed: in
 
 def advise_play(hand, trump, seat, players=4, *, bids, played=(), hook=False, trump_card=None, samples=None,
                 seed=None, policy=None, play=None, method="auto", max_samples=None, bid_trust=None,
-                play_trust=None) -> PlayAdvice:
+                play_trust=None, play_noise=None) -> PlayAdvice:
     """Advise a card (CONTRACT.md, "Play advice"). ``method`` "auto" enumerates where the module docstring
     says and samples otherwise; "exact" insists on enumeration and "monte-carlo" forces sampling (to
     check one against the other). ``max_samples`` overrides the default-precision cap. ``policy``: the
     opponents' model (one name or one per other seat), ``bid_trust`` / ``play_trust``: how far their bids
-    and their cards are trusted (``advisor.opponents``)."""
-    from wizsim.advisor.opponents import OpponentModel, check_trust, opponent_names
+    and their cards are trusted, ``play_noise`` how often they play a random card in the play-outs
+    (``advisor.opponents``)."""
+    from wizsim.advisor.opponents import DEFAULT_PLAY_ADVICE_NOISE, OpponentModel, check_trust, opponent_names
     from wizsim.config import check_seed
 
     started = time.perf_counter()
     play = check_policy_name(play, "play", "heuristic")
     bid_trust = check_trust(bid_trust, "bid_trust")
     play_trust = check_trust(play_trust, "play_trust")
+    play_noise = DEFAULT_PLAY_ADVICE_NOISE if play_noise is None else check_trust(play_noise, "play_noise")
     q = make_play_question(hand, trump, seat, players, bids=bids, played=played, hook=hook, trump_card=trump_card,
                            policy="heuristic", play=play)
-    model = OpponentModel.build(opponent_names(policy, q.players, q.seat), q.me, play, bid_trust, play_trust)
+    model = OpponentModel.build(opponent_names(policy, q.players, q.seat), q.me, play, bid_trust, play_trust,
+                                play_noise)
     samples, max_samples = check_sampling(samples, max_samples, method, METHODS)
     seed = check_seed(seed)
     candidates = q.legal_cards
@@ -443,4 +446,4 @@ def _advice(q: PlayQuestion, model, candidates: np.ndarray, ev: Evaluation, seed
                       seed if ev.method != "exact" else None, model.opponents_label(), q.play, ev.conditioned,
                       ess=effective_size(ev.weights, n), warning=ev.warning, bid_trust=model.bid_trust,
                       play_trust=model.play_trust, timed_out=ev.timed_out, deal_scores=scores,
-                      deal_weights=ev.weights)
+                      deal_weights=ev.weights, play_noise=model.play_noise)

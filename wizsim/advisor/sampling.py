@@ -9,6 +9,10 @@ cards is weighed by ``policies.model`` (the likelihood of what was heard given t
 and every estimate and interval is weighted, with the effective sample size reported. The threshold
 is the 99th percentile of the first batch's likelihoods, so the answer depends only on the seed.
 
+With the table's type in doubt (``OpponentModel.doubt`` > 0, ``policies.model``) every deal is weighed,
+by its mixture weight in place of the model's likelihood, and played out on the type drawn for it from
+the posterior (``run_typed_deals``: the blind table's deals with every other seat ``random``).
+
 Stopping: with ``samples`` given, that many kept deals (fewer only when the draw budget runs out).
 Otherwise deals are added in doubling batches until the paired 95% interval of the score difference
 between the best allowed bid and the runner-up excludes 0, or one work budget for the whole call
@@ -29,7 +33,7 @@ from wizsim.policies import make_slots
 from wizsim.policies.dispatch import kernel_ext
 from wizsim.rules.api import score
 from wizsim.sim.candidates import candidate_rounds_kernel
-from wizsim.sim.evidence import NO_NAMED, deal_likelihoods_kernel
+from wizsim.sim.evidence import NO_NAMED, deal_likelihoods_kernel, table_types_kernel
 from wizsim.sim.round import BID_FORCED, BID_FREE, TRUMP_BY_RULES
 from wizsim.stats import Z95
 
@@ -71,6 +75,7 @@ class Sample:
     capped: bool = False  # default precision stopped by the work budget (or max_samples), not by separating the bids
     warning: str | None = None  # the evidence is unlikely under the model (one line), or None
     timed_out: bool = False  # stopped by the wall clock (``TIME_LIMIT``), not by the work budget
+    blind_share: float | None = None  # the table's type in doubt: the weighted share of deals played out blind
 
     @property
     def ess(self) -> float:
@@ -87,7 +92,7 @@ def effective_size(weights, n: int) -> float:
 
 def bid_kernels() -> tuple:
     """The kernels a bid-advice call runs (for the first-run compile notice)."""
-    return (candidate_rounds_kernel, deal_likelihoods_kernel)
+    return (candidate_rounds_kernel, deal_likelihoods_kernel, table_types_kernel)
 
 
 def kernel_setup(q, model):
@@ -114,9 +119,57 @@ def kernel_setup(q, model):
     conditioned = model.reads_bids(range(n_heard)) or named != NO_NAMED
     fixed_trump = TRUMP_BY_RULES if q.last_round else q.trump
     pool = np.uint64(q.turn_up_pool if not q.last_round else 0)
-    return dict(players=players, r=q.r, hook=q.hook, seat_slot=seat_slot, slots=slots, fixed_hands=fixed_hands,
-                turn_up_pool=pool, fixed_trump=fixed_trump, bid_mode=bid_mode, fixed_bids=fixed_bids, seat=seat0,
-                named=named, n_heard=n_heard, conditioned=conditioned, model=model, trump=q.trump)
+    setup = dict(players=players, r=q.r, hook=q.hook, seat_slot=seat_slot, slots=slots, fixed_hands=fixed_hands,
+                 turn_up_pool=pool, fixed_trump=fixed_trump, bid_mode=bid_mode, fixed_bids=fixed_bids, seat=seat0,
+                 named=named, n_heard=n_heard, conditioned=conditioned, model=model, trump=q.trump,
+                 doubt=float(model.doubt))
+    if model.doubt > 0:
+        setup.update(table_types_setup(setup))
+    return setup
+
+
+def table_types_setup(setup) -> dict:
+    """With the table's type in doubt (``policies.model``): ``scale_model``, the factor that makes a deal's
+    likelihood from ``weigh_deals`` the probability of what was heard under the model; ``like_blind``, its
+    probability under the blind table; ``blind``, the round kernel's seats and slots on the blind table."""
+    from wizsim.policies.model import blind_bids_likelihood
+
+    m = setup["model"]
+    args = (m.kinds, float(m.bid_trust), setup["players"], setup["r"], setup["hook"], setup["seat"],
+            setup["fixed_bids"], np.int64(setup["n_heard"]))
+    like_blind = blind_bids_likelihood(*args, True) * (0.25 if setup["named"] != NO_NAMED else 1.0)
+    names = m.blind_names()
+    slots = make_slots(list(names))
+    seat_slot = np.array([slots.slot_of(n) for n in names], dtype=np.int8)
+    return dict(scale_model=float(blind_bids_likelihood(*args, False)), like_blind=float(like_blind),
+                blind=dict(slots=slots, seat_slot=seat_slot))
+
+
+def deal_types(setup, seed: int, first_index: int, like: np.ndarray):
+    """(mixture weight (n,), blind type drawn (n,) bool) of deals ``first_index ..`` given their likelihoods
+    under the model (``sim.evidence.table_types_kernel``)."""
+    n = len(like)
+    weight = np.zeros(n, np.float64)
+    blind = np.zeros(n, np.bool_)
+    table_types_kernel(np.uint64(seed), np.int64(first_index), like, setup["scale_model"], setup["like_blind"],
+                       setup["doubt"], weight, blind)
+    return weight, blind
+
+
+def run_typed_deals(setup, seed: int, indices: np.ndarray, blind: np.ndarray | None,
+                    earlier: np.ndarray | None = None) -> np.ndarray:
+    """Tricks (n, r+1) int8 of deals ``indices``, each played out on its table type (``blind`` None: all
+    on the model's table); ``earlier`` as ``run_deals``'s."""
+    if blind is None or not blind.any():
+        return run_deals(setup, seed, indices, earlier=earlier)[0]
+    tricks = np.zeros((len(indices), setup["r"] + 1), np.int8)
+    for rows, where in ((~blind, setup), (blind, {**setup, **setup["blind"]})):
+        if rows.any():
+            part = None if earlier is None else np.zeros(int(rows.sum()), np.int16)
+            tricks[rows] = run_deals(where, seed, indices[rows], earlier=part)[0]
+            if earlier is not None:
+                earlier[rows] = part
+    return tricks
 
 
 def weigh_deals(setup, seed: int, first_index: int, n: int):
@@ -159,7 +212,8 @@ def run_deals(setup, seed: int, indices: np.ndarray, want_hands: bool = False, e
 
 def draw_deals(q, model, seed: int, n: int):
     """Deals ``0 .. n-1`` of a run as ``sample`` keeps them: (kept (n,) bool, weights (n,), tricks (n, r+1)
-    int8 and, for every deal, turn_up (n,) int8 and hands (n, players) uint64); for tests and studies."""
+    int8 and, for every deal, turn_up (n,) int8 and hands (n, players) uint64); for tests and studies. The
+    table's type, when in doubt, is left out: the weights are the model's and every deal is played on its table."""
     setup = kernel_setup(q, model)
     indices = np.arange(n)
     tricks, turn_up, hands = run_deals(setup, seed, indices, want_hands=True)
@@ -281,6 +335,9 @@ def evidence_bound(setup) -> float:
                        setup["fixed_bids"], np.int64(setup["n_heard"]))
     if setup["named"] != NO_NAMED:
         bound *= named_trump_bound(float(m.bid_trust))
+    if setup["doubt"] > 0:  # the mixture's weight: the model's part at its largest, the blind table's fixed
+        d = setup["doubt"]
+        return float((1 - d) * bound * setup["scale_model"] + d * setup["like_blind"])
     return float(bound)
 
 
@@ -308,11 +365,13 @@ def sample(q, model, seed: int, samples: int | None = None, allowed: np.ndarray 
     started = time.perf_counter()
     setup = kernel_setup(q, model)
     played_cost, drawn_cost = deal_costs(q, model)
+    mixed = setup["doubt"] > 0  # the table's type in doubt: every deal weighed, and played out on its type
     conditioned = setup["conditioned"]
+    weighed = conditioned or mixed
     if samples is not None:
         want = cap = samples
         budget = None
-        max_tried = min(MAX_TRIED, MAX_TRIED_FACTOR * max(cap, FIRST_BATCH)) if conditioned else None
+        max_tried = min(MAX_TRIED, MAX_TRIED_FACTOR * max(cap, FIRST_BATCH)) if weighed else None
     else:
         budget = default_budget(q, model)
         first = max(MIN_DEALS, min(FIRST_BATCH, int(budget / 4 / (played_cost + drawn_cost))))
@@ -323,6 +382,7 @@ def sample(q, model, seed: int, samples: int | None = None, allowed: np.ndarray 
         allowed = np.ones(q.r + 1, bool)
     parts: list[np.ndarray] = []
     wparts: list[np.ndarray] = []
+    bparts: list[np.ndarray] = []
     have = 0
     tried = 0
     rate = 1.0
@@ -337,7 +397,7 @@ def sample(q, model, seed: int, samples: int | None = None, allowed: np.ndarray 
             capped = timed_out = True
             break
         need = want - have
-        n = need if not conditioned else int(min(max(need / max(rate, 1e-4) * 1.1, FIRST_BATCH), 4_000_000))
+        n = need if not weighed else int(min(max(need / max(rate, 1e-4) * 1.1, FIRST_BATCH), 4_000_000))
         if max_tried is not None:
             n = min(n, max_tried - tried)
         if budget is not None:
@@ -346,8 +406,11 @@ def sample(q, model, seed: int, samples: int | None = None, allowed: np.ndarray 
         if n <= 0:
             capped = budget is not None
             break
-        if conditioned:
+        blind_all = None
+        if weighed:
             like, u, model_bids, named_ok = weigh_deals(setup, seed, tried, n)
+            if mixed:
+                like, blind_all = deal_types(setup, seed, tried, like)
             if c is None:
                 c = threshold(like[:PILOT], evidence_bound(setup))
                 warning = unlikely_warning(q, setup, model_bids, named_ok)
@@ -362,10 +425,12 @@ def sample(q, model, seed: int, samples: int | None = None, allowed: np.ndarray 
             usable = int(np.searchsorted(work, budget, side="right"))
         kept = np.flatnonzero(acc[:usable])[:need]
         # deals after the last one kept count as not drawn: the next batch starts there
-        tricks, _, _ = run_deals(setup, seed, tried + kept)
+        blind = blind_all[kept] if blind_all is not None else np.zeros(len(kept), np.bool_)
+        tricks = run_typed_deals(setup, seed, tried + kept, blind)
         tried += int(kept[-1]) + 1 if len(kept) == need else usable
         parts.append(tricks)
         wparts.append(w_all[kept] if w_all is not None else np.ones(len(kept)))
+        bparts.append(blind)
         have += len(kept)
         rate = max(have, 1) / max(tried, 1)
         if usable < n and len(kept) < need:
@@ -398,7 +463,11 @@ def sample(q, model, seed: int, samples: int | None = None, allowed: np.ndarray 
     weights = _weights(wparts)
     if capped and look > 0:
         z = look_z(look - 1)  # the last check made; the deals added after it did not get one
-    return Sample(tricks, weights, tried, conditioned, z, capped, warning, timed_out)
+    blind_share = None
+    if mixed and bparts:
+        b = np.concatenate(bparts).astype(np.float64)
+        blind_share = float(np.average(b, weights=weights)) if len(b) else None
+    return Sample(tricks, weights, tried, conditioned, z, capped, warning, timed_out, blind_share)
 
 
 def _blind(model):

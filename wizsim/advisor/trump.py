@@ -1,7 +1,7 @@
 """Trump advice: the dealer facing a turned-up Wizard asks which suit to name.
 
 ``advise_trump(hand, seat, players=4, *, bids=None, hook=False, samples=None, seed=None, policy=None,
-play=None, bid_trust=None) -> TrumpAdvice`` (CONTRACT.md, "Trump advice"). The dealer names the suit
+play=None, bid_trust=None, play_noise=None, doubt=None) -> TrumpAdvice`` (CONTRACT.md, "Trump advice"). The dealer names the suit
 after the deal and before anyone bids (RULES.md 3, 4), so no bid has been heard: the other seats bid by
 their policies on each simulated deal, seeing the named suit. For each suit the bid advisor's
 computation runs on the same deals (common random numbers: deal ``i`` is the same whatever the suit),
@@ -82,7 +82,7 @@ def _questions(hand, seat, players, hook, policy, play):
 
 
 def advise_trump(hand, seat, players=4, *, bids=None, hook=False, samples=None, seed=None, policy=None, play=None,
-                 bid_trust=None, max_samples=None) -> TrumpAdvice:
+                 bid_trust=None, max_samples=None, play_noise=None, doubt=None) -> TrumpAdvice:
     """Which suit to name as dealer on a turned-up Wizard (see the module docstring)."""
     from wizsim.advisor.bid import PLAYER_POLICY
     from wizsim.advisor.opponents import OpponentModel, check_trust, opponent_names
@@ -92,6 +92,8 @@ def advise_trump(hand, seat, players=4, *, bids=None, hook=False, samples=None, 
     started = time.perf_counter()
     play = check_policy_name(play, "play", PLAYER_POLICY)
     bid_trust = check_trust(bid_trust, "bid_trust")
+    play_noise = check_trust(play_noise, "play_noise")
+    doubt = check_trust(doubt, "doubt")
     hook = check_flag(hook, "hook", error=AdviceError)
     heard = parse_bids(bids)
     qs = _questions(hand, seat, players, hook, "heuristic", play)
@@ -104,7 +106,8 @@ def advise_trump(hand, seat, players=4, *, bids=None, hook=False, samples=None, 
                           f"{shorten(repr(bids), 40)}")
     samples, max_samples = check_sampling(samples, max_samples, "auto", ("auto",))
     seed = check_seed(seed)
-    model = OpponentModel.build(opponent_names(policy, q0.players, q0.seat), q0.seat - 1, play, bid_trust, 0.0)
+    model = OpponentModel.build(opponent_names(policy, q0.players, q0.seat), q0.seat - 1, play, bid_trust, 0.0,
+                                play_noise, doubt)
     describe = {k: v for k, v in q0.describe().items() if k not in ("trump", "trump_card")}
     describe["earlier_bids"] = []
     describe["hook"] = hook
@@ -151,7 +154,7 @@ def _dealer_scores(tricks: np.ndarray, earlier_total: np.ndarray | None, r: int)
 
 
 def _monte_carlo(qs, model, describe, hook, samples, seed, max_samples, started) -> TrumpAdvice:
-    from wizsim.advisor.sampling import FIRST_BATCH, default_cap, kernel_setup, look_z, run_deals
+    from wizsim.advisor.sampling import FIRST_BATCH, deal_types, default_cap, kernel_setup, look_z, run_typed_deals
 
     q0 = qs[0]
     r = q0.r
@@ -167,7 +170,9 @@ def _monte_carlo(qs, model, describe, hook, samples, seed, max_samples, started)
         idx = np.arange(have, want)
         for s, setup in enumerate(setups):
             earlier = np.zeros(len(idx), np.int16)
-            tricks, _, _ = run_deals(setup, seed, idx, earlier=earlier)
+            # the table's type in doubt: nothing is heard yet, so each deal's type is drawn from the prior
+            blind = deal_types(setup, seed, have, np.ones(len(idx)))[1] if setup["doubt"] > 0 else None
+            tricks = run_typed_deals(setup, seed, idx, blind, earlier=earlier)
             parts[s].append(tricks)
             parts_totals[s].append(earlier)  # the others' bids depend on the suit named
         have = want

@@ -41,7 +41,13 @@ import numpy as np
 from wizsim._jit import inline_kernel
 from wizsim.bits import ZERO
 from wizsim.cards import N_CARDS
-from wizsim.policies.heuristic import heuristic_bid, heuristic_card, heuristic_trump, heuristic_trump_choices
+from wizsim.policies.heuristic import (
+    heuristic_bid,
+    heuristic_card,
+    heuristic_noisy,
+    heuristic_trump,
+    heuristic_trump_choices,
+)
 from wizsim.policies.observation import observe
 from wizsim.policies.random_policy import random_bid, random_card, random_trump
 from wizsim.policies.search import search_bid, search_card, search_trump
@@ -93,6 +99,8 @@ def choose_card(kind, params, table, obs, rng, search, user):
 @inline_kernel
 def choose_card_light(kind, params, table, obs, rng):
     if kind == HEURISTIC:
+        if heuristic_noisy(params, obs.legal, rng):
+            return random_card(obs.legal, rng)
         seat = obs.seat
         return heuristic_card(seat, obs.players, obs.hand, obs.legal, obs.turn_up, obs.trump,
                               obs.bids[seat] - obs.tricks[seat], obs.played, obs.trick_cards[max(obs.winning_pos, 0)],

@@ -9,6 +9,10 @@ simulation (``data/heuristic_values.csv``, ``policies/heuristic_values.py``). Th
 rounded to the nearest integer after adding ``params[P_BID_SHIFT]`` (``DEFAULT_BID_SHIFT``), clamped to 0..r; on the hook's
 forbidden bid it moves one step toward the unrounded value.
 
+Play noise: with ``params[P_PLAY_NOISE]`` = ε > 0 (``heuristic:play_noise=ε``), each card with a choice is
+a uniformly random legal card with probability ε (``heuristic_noisy``, drawn from the round's play
+stream), else the plan below. The policy's default is 0; the advisor's model of the opponents is noisy.
+
 Play (``heuristic_card``), with ``need = bid - tricks taken``:
 
 - leading, ``need > 0``: everything still needed -> the strongest card; else cash a side-suit boss
@@ -39,7 +43,7 @@ from wizsim._jit import kernel
 from wizsim.bits import ONE, ZERO, bit, highest_bit, lowest_bit, popcount
 from wizsim.cards import FULL_DECK_MASK, JESTER_MASK, N_RANKS, N_SUITED, SUIT_MASKS, WIZARD_MASK
 from wizsim.config import MAX_PLAYERS, MIN_PLAYERS, n_game_rounds
-from wizsim.deal.kernels import rand_below
+from wizsim.deal.kernels import next_u64, rand_below
 from wizsim.rules.kernels import LED_BASE, LED_NONE, LED_WIZARD, STRENGTH, TRUMP_BASE, WIZARD_STRENGTH
 
 # Feature layout of one table row.
@@ -63,10 +67,17 @@ TABLE_SIZE = N_COMBOS * N_CONTEXTS * N_FEATURES
 
 # Parameters (one row of the slot's params).
 P_BID_SHIFT = 0
+# Column 4, clear of the search policy's columns (its row also serves as the heuristic's own in its play-outs).
+P_PLAY_NOISE = 4
 # No shift: bidding a quarter trick under the value made 0.6 points more bids exact in 4-player
 # self-play (62.8% against 62.2%) but lost points (mean 258 against 277 per game, 139 against 176
 # versus random players): the exact bids it gains are low ones, worth little.
 DEFAULT_BID_SHIFT = 0.0
+
+# The heuristic policy plays its card (no noise): the golden runs pin it. The advisor's model of the
+# opponents plays a noisy heuristic (``advisor.opponents.DEFAULT_PLAY_NOISE``).
+DEFAULT_PLAY_NOISE = 0.0
+_UNIT = 1.0 / 9007199254740992.0  # 2**-53
 
 _JESTERS_AND_WIZARDS = WIZARD_MASK | JESTER_MASK
 
@@ -169,6 +180,19 @@ def heuristic_bid(params, table, seat, players, r, hand, turn_up, trump, bids, f
             step = -step
         b += step
     return b
+
+
+@kernel
+def heuristic_noisy(params, legal, rng):
+    """Whether the heuristic plays a uniformly random legal card this time instead of its own: with
+    probability ``params[P_PLAY_NOISE]`` (ε), one draw from the round's play stream. No draw at ε = 0 or
+    with a single legal card, so the noiseless heuristic's streams and results are untouched. A noisy
+    heuristic is the soft model of an opponent's play: its card with probability 1 - ε + ε/n, each other
+    legal card ε/n."""
+    eps = params[P_PLAY_NOISE]
+    if eps <= 0.0 or legal & (legal - ONE) == ZERO:
+        return False
+    return (next_u64(rng) >> np.uint64(11)) * _UNIT < eps
 
 
 @kernel

@@ -21,6 +21,15 @@ gets most of the mass and the rest is spread over the other legal choices, neare
 - a card ``c`` chosen among ``n`` legal cards where the model plays ``c*``: ``1 / (1 + (n-1) rho_p)``
   when ``c == c*``, ``rho_p / (1 + (n-1) rho_p)`` otherwise, with ``rho_p = 1 - play_trust``.
 
+The table's type. The opponents are unknown, so the model is a mixture over two *types* of table, shared
+by every other seat: the *model* type (each seat as above) with prior ``1 - doubt``, and the *blind*
+type with prior ``doubt``: every other seat bids uniformly among its legal bids and plays a uniformly
+random legal card (the ``random`` policy). A world's weight is then
+``(1 - doubt) * P(heard | world, model) + doubt * P(heard | blind)`` (``table_mixture``; the blind
+type's likelihood is the same for every world, ``blind_bids_likelihood``), and the posterior chance that
+the table is blind given the world, ``doubt * P(heard | blind) / weight``, picks the type each world is
+played out under. Bids that the model would not make raise it; at ``doubt = 0`` the model is as above.
+
 No legal observation gets weight 0 unless a trust is exactly 1, so no legal state is ever
 impossible: unlikely evidence only counts for less. At trust 0 every world gets the same weight, and the
 likelihoods below leave that constant factor out (they return 1). Seats are 0-based (index 0 = seat 1). The twins
@@ -176,3 +185,36 @@ def _replayed_card(ctx, seat, players, hand, legal, turn_up, trump, bids, tricks
                                 trick_cards[max(win_pos, 0)], n_in_trick, led, voids)
         like[0] *= card_weight(choice == card, popcount(legal), trust)
     return card
+
+
+@kernel
+def n_legal_bids(r, forbidden):
+    """How many bids 0..r are legal, the hook's ``forbidden`` bid (-1: none) left out."""
+    return r + 1 - (1 if 0 <= forbidden <= r else 0)
+
+
+@kernel
+def blind_bids_likelihood(kinds, trust, players, r, hook, me, bids, n_heard, every):
+    """The likelihood of the first ``n_heard`` heard bids under uniform bidding: the product of
+    ``1 / n_legal_bids`` over the seats other than ``me``. ``every``: over all of them (the blind table);
+    else only over those ``bids_likelihood`` leaves out (a blind model, or trust 0), the constant factor
+    that makes ``bids_likelihood`` times it the probability of the heard bids under the model."""
+    like = 1.0
+    total = 0
+    for s in range(n_heard):
+        forbidden = forbidden_bid(hook, s, players, r, total)
+        if s != me and (every or kinds[s] == MODEL_BLIND or trust <= 0.0):
+            like /= n_legal_bids(r, forbidden)
+        total += bids[s]
+    return like
+
+
+@kernel
+def table_mixture(like_model, like_blind, doubt):
+    """(a world's weight, the posterior chance that the table is blind given it): ``like_model`` and
+    ``like_blind`` are the probabilities of what was heard given the world under the model and under the
+    blind table, ``doubt`` the blind table's prior."""
+    weight = (1.0 - doubt) * like_model + doubt * like_blind
+    if weight <= 0.0:
+        return 0.0, 0.0
+    return weight, doubt * like_blind / weight

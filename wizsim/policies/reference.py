@@ -639,3 +639,26 @@ def play_likelihood(kinds, trust, players, r, me, hands, turn_up, trump, bids, o
         trick.cards.append(card)
         played.append(card)
     return like
+
+
+def n_legal_bids(r: int, forbidden: int) -> int:
+    return len([b for b in range(r + 1) if b != forbidden])
+
+
+def blind_bids_likelihood(kinds, trust, players, r, hook, me, bids, n_heard, every) -> float:
+    """1 / (the legal bids) for each heard seat other than ``me``: all of them (``every``), else those the
+    model's ``bids_likelihood`` leaves out (a blind model, or trust 0)."""
+    from wizsim.rules.reference import forbidden_bid
+
+    like = 1.0
+    for s in range(n_heard):
+        if s != me and (every or kinds[s] == MODEL_BLIND or trust <= 0.0):
+            like *= 1.0 / n_legal_bids(r, forbidden_bid(hook, s, players, r, sum(bids[:s])))
+    return like
+
+
+def table_mixture(like_model: float, like_blind: float, doubt: float) -> tuple[float, float]:
+    """(the prior-weighted sum over the two table types, the blind type's share of it)."""
+    parts = {"model": (1.0 - doubt) * like_model, "blind": doubt * like_blind}
+    weight = sum(parts.values())
+    return (weight, parts["blind"] / weight) if weight > 0 else (0.0, 0.0)

@@ -40,6 +40,8 @@ class Param:
     high: float
     column: int
     integer: bool = False
+    # above this value the policy's card play draws at random (``PolicySpec.deterministic_play``); None: never
+    random_above: float | None = None
 
     def parse(self, text: str, policy: str) -> float:
         try:
@@ -82,7 +84,7 @@ TABLES = {"heuristic_values": _heuristic_values}
 
 
 def _entries():
-    from wizsim.policies.heuristic import DEFAULT_BID_SHIFT, P_BID_SHIFT
+    from wizsim.policies.heuristic import DEFAULT_BID_SHIFT, DEFAULT_PLAY_NOISE, P_BID_SHIFT, P_PLAY_NOISE
     from wizsim.policies.search import (
         DEFAULT_BID_TRUST,
         DEFAULT_DOUBLINGS,
@@ -97,7 +99,8 @@ def _entries():
         PolicyEntry("random", RANDOM, hand_blind=True, cost=0.25,
                     summary="uniform bids (off the hook's number) and uniform legal cards"),
         PolicyEntry("heuristic", HEURISTIC, table="heuristic_values", deterministic_play=True,
-                    params=(Param("bid_shift", DEFAULT_BID_SHIFT, -1.0, 1.0, P_BID_SHIFT),),
+                    params=(Param("bid_shift", DEFAULT_BID_SHIFT, -1.0, 1.0, P_BID_SHIFT),
+                            Param("play_noise", DEFAULT_PLAY_NOISE, 0.0, 1.0, P_PLAY_NOISE, random_above=0.0)),
                     summary="bids its hand's value from a fitted card-value table, plays to make the bid"),
         PolicyEntry("search", SEARCH, table="heuristic_values", cost=2000.0, cost_per="worlds",
                     params=(Param("worlds", DEFAULT_WORLDS, 1, MAX_WORLDS, P_WORLDS, integer=True),
@@ -175,6 +178,14 @@ class PolicySpec:
         i = [p.name for p in self.entry.params].index(self.entry.cost_per)
         return self.entry.cost * self.values[i]
 
+    @property
+    def deterministic_play(self) -> bool:
+        """Whether this configuration's card play draws nothing at random (the entry's flag, unless a
+        parameter such as the heuristic's ``play_noise`` makes it draw)."""
+        return self.entry.deterministic_play and not any(
+            p.random_above is not None and v > p.random_above for p, v in zip(self.entry.params, self.values,
+                                                                              strict=True))
+
     def params_row(self) -> np.ndarray:
         row = np.zeros(N_PARAMS, dtype=np.float64)
         for p, v in zip(self.entry.params, self.values, strict=True):
@@ -223,6 +234,11 @@ def check_policy(name) -> str:
 
 def policy_entry(name) -> PolicyEntry:
     return parse_policy(name).entry
+
+
+def deterministic_play(name) -> bool:
+    """Whether policy ``name``'s card play draws nothing at random (play advice may then enumerate)."""
+    return parse_policy(name).deterministic_play
 
 
 def policy_cost(name) -> float:

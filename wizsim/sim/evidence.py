@@ -8,6 +8,12 @@ weighs ``max(1, L_i / c)``. Kept deals with their weights are a properly weighte
 given the evidence whatever ``c`` is; ``c`` only trades draws for weight spread. At ``c`` equal to the
 largest likelihood this is plain rejection sampling (every kept deal weighs 1): with ``bid_trust`` 1,
 exactly the deals in which each earlier seat's policy bids what was heard.
+
+With the table's type in doubt (``policies.model``: the model's table with prior ``1 - doubt``, a blind
+table with prior ``doubt``), ``table_types_kernel`` turns each deal's likelihood under the model into
+its mixture weight (which rejection control then uses in its place) and the posterior chance that the
+table is blind, and draws the deal's type from it with the type stream of ``(seed, i)``: a deal of the
+blind type is played out with every other seat playing ``random``.
 """
 
 from __future__ import annotations
@@ -17,9 +23,10 @@ from numba import prange
 
 from wizsim._jit import parallel_kernel
 from wizsim.deal.kernels import DEAL_STREAM, deal_round, next_u64, stream_key
-from wizsim.policies.model import bids_likelihood, named_trump_likelihood, play_likelihood
+from wizsim.policies.model import bids_likelihood, named_trump_likelihood, play_likelihood, table_mixture
 
 CHECK_STREAM = 3  # the acceptance draw of deal i: a stream the round itself never reads
+TYPE_STREAM = 6  # the table type's draw of deal i (4 is play advice's worlds, 5 the vector env's actions)
 NO_NAMED = -2
 _UNIT = 1.0 / 9007199254740992.0  # 2**-53
 
@@ -79,3 +86,19 @@ def world_likelihoods_kernel(seed, first_index, worlds, turn_ups, seat_played, p
         rng = np.empty(1, np.uint64)
         rng[0] = stream_key(seed, first_index + i, CHECK_STREAM)
         u[i] = (next_u64(rng) >> np.uint64(11)) * _UNIT
+
+
+@parallel_kernel
+def table_types_kernel(seed, first_index, like, scale_model, like_blind, doubt, weight, blind):
+    """Deals ``first_index .. first_index + n - 1`` of the run ``seed`` with the table's type in doubt:
+    ``like`` (n,) their likelihoods from ``deal_likelihoods_kernel``, times ``scale_model`` the probability
+    of what was heard under the model; ``like_blind`` its probability under the blind table (the same for
+    every deal), ``doubt`` that table's prior. Out: ``weight`` (n,) the mixture weight of each deal and
+    ``blind`` (n,) bool, its type drawn from the posterior with the type stream of ``(seed, index)``."""
+    n = like.shape[0]
+    for i in prange(n):
+        w, post = table_mixture(like[i] * scale_model, like_blind, doubt)
+        weight[i] = w
+        rng = np.empty(1, np.uint64)
+        rng[0] = stream_key(seed, first_index + i, TYPE_STREAM)
+        blind[i] = (next_u64(rng) >> np.uint64(11)) * _UNIT < post

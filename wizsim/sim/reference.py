@@ -254,3 +254,18 @@ def deal_likelihoods(seed: int, first_index: int, n: int, players: int, r: int, 
         u = (Stream(stream_key(seed, index, CHECK_STREAM)).next_u64() >> 11) * 2.0 ** -53
         out.append((like, u))
     return out
+
+
+TYPE_STREAM = 6
+
+
+def table_types(seed: int, first_index: int, like, scale_model: float, like_blind: float, doubt: float):
+    """Per deal: (mixture weight, whether its table type drawn from the posterior is the blind one)."""
+    from wizsim.policies.reference import table_mixture
+
+    out = []
+    for i, value in enumerate(like):
+        weight, post = table_mixture(value * scale_model, like_blind, doubt)
+        draw = (Stream(stream_key(seed, first_index + i, TYPE_STREAM)).next_u64() >> 11) * 2.0 ** -53
+        out.append((weight, draw < post))
+    return out

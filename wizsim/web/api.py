@@ -39,6 +39,7 @@ EXPECTED = {
     "play": "a policy name",
     "bid_trust": "a number 0..1",
     "play_trust": "a number 0..1",
+    "play_noise": "a number 0..1",
 }
 
 
@@ -77,6 +78,8 @@ class AdviseRequest(BaseModel):
     bid_trust: float | None = Field(None, description="How far heard bids are trusted, 0..1 (default: the CLI's).")
     play_trust: float | None = Field(None, description="Play advice: how far the opponents' chosen cards are "
                                      "trusted, 0..1 (default: the CLI's).")
+    play_noise: float | None = Field(None, description="How often an opponent modelled by the heuristic plays a "
+                                     "random legal card in the simulations, 0..1 (default: the CLI's).")
 
 
 def validation_message(errors: list[dict], body: Any = None) -> tuple[int, str]:

@@ -63,6 +63,17 @@ def test_every_option_reaches_the_library(client):
     assert text_bids.json() == res.json()
 
 
+def test_the_opponents_model_reaches_the_library(client):
+    body = {**EXAMPLE, "bids": [3], "samples": 300, "seed": 3, "bid_trust": 0.9, "play_noise": 0.2, "doubt": 0.5}
+    res = post(client, body)
+    assert res.status_code == 200, res.text
+    advice = wizsim.advise("W,AS,3H", "S", 2, bids=[3], samples=300, seed=3, bid_trust=0.9, play_noise=0.2, doubt=0.5)
+    assert res.json() == {**advice.to_dict(), "p_tricks": advice.p_tricks.tolist()}
+    assert res.json() != post(client, {**body, "doubt": 0.0}).json()  # the doubt is not dropped on the way
+    play = post(client, {"hand": "AS,KH", "trump": "S", "seat": 2, "bids": "1,0,1,0", "played": "5H", "doubt": 0.5})
+    assert play.status_code == 422 and play.json()["detail"].startswith("doubt: it is for bid and trump advice")
+
+
 def test_round_one_is_exact(client):
     res = post(client, {"hand": "AS", "trump": "S", "seat": 1})
     assert res.status_code == 200
@@ -205,7 +216,7 @@ def test_openapi_docs_are_served_offline(client):
     schema = client.get("/openapi.json").json()
     assert set(schema["components"]["schemas"]["AdviseRequest"]["properties"]) == {
         "hand", "trump", "seat", "players", "bids", "played", "hook", "trump_card", "samples", "seed", "policy", "play",
-        "bid_trust", "play_trust", "play_noise"}
+        "bid_trust", "play_trust", "play_noise", "doubt"}
 
 
 def test_serve_without_the_web_extra_says_how_to_install_it(monkeypatch):

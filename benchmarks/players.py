@@ -82,7 +82,7 @@ def jitted_vs_heuristic(r: int, rounds: int, runs: int) -> dict:
     for _ in range(runs):
         jitted.append(card_plays_per_cpu_second(mine, r, rounds))
         builtin.append(card_plays_per_cpu_second("heuristic", r, rounds))
-    ratios = [a / b for a, b in zip(jitted, builtin)]
+    ratios = [a / b for a, b in zip(jitted, builtin, strict=True)]
     return {"r": r, "rounds": rounds, "runs": runs, "jitted_card_plays_per_s": statistics.median(jitted),
             "heuristic_card_plays_per_s": statistics.median(builtin), "ratio": statistics.median(ratios)}
 

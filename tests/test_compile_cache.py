@@ -32,3 +32,29 @@ def test_second_process_starts_without_recompiling(tmp_path):
     assert second["hits"] >= 2 and second["misses"] == 0
     # what the CLI reads to announce a first-run compile on a terminal
     assert first["needed_compile"] is True and second["needed_compile"] is False
+
+
+def test_compile_seconds_count_a_compile_and_not_a_call():
+    """The advisors' wall-clock limit leaves out compiling: the clock must see a compile, and only that."""
+    import time
+
+    import numba
+
+    from wizsim._jit import compile_seconds
+
+    @numba.njit
+    def spin(n):
+        total = 0
+        for i in range(n):
+            total += i * i % 7
+        return total
+
+    before = compile_seconds()
+    spin(10)  # compiles
+    compiled = compile_seconds() - before
+    assert compiled > 0
+    before = compile_seconds()
+    t = time.perf_counter()
+    spin(50_000_000)  # runs, compiled already
+    assert time.perf_counter() - t > 0.005
+    assert compile_seconds() == before

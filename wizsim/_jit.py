@@ -228,3 +228,23 @@ def lean_kernel(fn):
     batched environment's step (``envs.vector``) was three quarters of the time. The kernels it calls keep
     their own counting because they state it (``_COUNTED``)."""
     return _cached(njit(_nrt=False, **_OPTIONS)(fn))
+
+
+
+def _compile_timer():
+    from numba.core import event
+
+    timer = event.TimingListener()
+    event.register("numba:compile", timer)
+    return timer
+
+
+_COMPILE_TIMER = _compile_timer()
+
+
+def compile_seconds() -> float:
+    """Seconds this process has spent compiling kernels (or loading them from Numba's cache), for the
+    advisors' wall-clock limit: a first call on a fresh machine compiles for seconds, and that is not
+    time the answer's deals should lose. Numba's compile events are process-wide, so a compile another
+    thread runs meanwhile counts too (it slowed this call as much)."""
+    return _COMPILE_TIMER.duration if _COMPILE_TIMER.done else 0.0

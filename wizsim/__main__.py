@@ -5,6 +5,7 @@ Ctrl-C in that window would end in a ``KeyboardInterrupt`` traceback. This modul
 (``wizsim``'s package init is lazy), so the handling below covers the load as well as the command.
 """
 
+import os
 import sys
 
 
@@ -12,9 +13,19 @@ def main() -> None:
     try:
         from wizsim.cli import main as cli
     except KeyboardInterrupt:
-        print("\ninterrupted: stopped before the command started", file=sys.stderr)
-        sys.exit(130)
-    cli(prog_name="wizsim")
+        print("\ninterrupted: stopped before the command started", file=sys.stderr, flush=True)
+        # not sys.exit: an interrupt that lands in Python code an extension runs while it loads leaves
+        # CPython's "unhandled KeyboardInterrupt" mark set, and the process would then end killed by
+        # SIGINT (status -2) after all; nothing is open yet that needs closing
+        os._exit(130)
+    try:
+        cli(prog_name="wizsim")
+    except SystemExit as done:
+        if done.code in (130, 143):  # interrupted: the same mark may be set (see above); all is closed by now
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os._exit(done.code)
+        raise
 
 
 if __name__ == "__main__":

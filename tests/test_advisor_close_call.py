@@ -66,3 +66,16 @@ def test_one_work_budget_covers_sampling_and_rejection(monkeypatch):
     work = got.tricks.shape[0] * played + got.tried * drawn
     assert got.capped and got.tried > 20 * got.tricks.shape[0]  # rejection is most of the work here
     assert work <= sampling.default_budget(q) * 1.02
+
+
+def test_opponents_dearer_than_the_whole_budget_still_get_an_answer():
+    """A deal against these search players costs more than the whole budget (512 worlds a decision): the
+    advisor still plays its first deals (it once answered with no deal at all and the table printed
+    None) and says it stopped at the budget."""
+    got = advise("W,AS,3H", "S", 2, bids=[1], policy="search:worlds=512", seed=1)
+    assert got.samples >= sampling.MIN_DEALS
+    assert all(row["p_exact"] is not None for row in got.to_dict()["table"])
+    assert got.capped
+    text = CliRunner().invoke(main, ["advise", "--hand", "W,AS,3H", "--trump", "S", "--seat", "2", "--bids", "1",
+                                     "--policy", "search:worlds=512", "--seed", "1"])
+    assert text.exit_code == 0, text.output

@@ -402,7 +402,10 @@ def sample(q, model, seed: int, samples: int | None = None, allowed: np.ndarray 
         n = need if not weighed else int(min(max(need / max(rate, 1e-4) * 1.1, FIRST_BATCH), 4_000_000))
         if max_tried is not None:
             n = min(n, max_tried - tried)
-        if budget is not None:
+        # the first MIN_DEALS deals are played whatever they cost (a 14-card hand against search players
+        # costs more than the whole budget a deal): an answer, however rough, and it says how many deals
+        budgeted = budget is not None and (have >= MIN_DEALS or MIN_DEALS * played_cost <= budget)
+        if budgeted:
             left = budget - (have * played_cost + tried * drawn_cost)
             n = min(n, int(left / (drawn_cost + min(rate, 1.0) * played_cost)))
         if n <= 0:
@@ -422,7 +425,7 @@ def sample(q, model, seed: int, samples: int | None = None, allowed: np.ndarray 
             acc = np.ones(n, np.bool_)
             w_all = None
         usable = n
-        if budget is not None:  # the deals whose work, counted in order, still fits the budget
+        if budgeted:  # the deals whose work, counted in order, still fits the budget
             work = (tried + np.arange(1, n + 1)) * drawn_cost + (have + np.cumsum(acc)) * played_cost
             usable = int(np.searchsorted(work, budget, side="right"))
         kept = np.flatnonzero(acc[:usable])[:need]

@@ -79,3 +79,26 @@ def test_opponents_dearer_than_the_whole_budget_still_get_an_answer():
     text = CliRunner().invoke(main, ["advise", "--hand", "W,AS,3H", "--trump", "S", "--seat", "2", "--bids", "1",
                                      "--policy", "search:worlds=512", "--seed", "1"])
     assert text.exit_code == 0, text.output
+
+
+def test_search_players_too_dear_for_the_budget_decide_on_fewer_worlds_and_it_is_said():
+    """Default precision against search players at 14 cards: as named, one deal costs more than the whole
+    budget (it ran 20 s for 2 deals); they decide on fewer worlds in the simulations, and the answer says
+    so. A sample count given plays them as named."""
+    from wizsim.policies import policy_cost
+
+    assert policy_cost("search", 3) < policy_cost("search", 6) < policy_cost("search", 15)
+    assert policy_cost("search:worlds=8", 15) < policy_cost("search", 15)
+    q = make_question("W,AS,3H,KD,7C,9H,2D,JC,QS,4H,5S,6S,8D,TC", "S", 3, 4, bids="2,4", policy="search",
+                      player_policy="heuristic")
+    model = OpponentModel.build(opponent_names("search", 4, 3), 2, "heuristic", 0.7, 0.0, None, 0.2)
+    cut, said = sampling.affordable(q, model, sampling.default_budget(q, model), sum(sampling.deal_costs(q, model)))
+    assert said and "worlds instead of 32" in said
+    assert [n for n in cut.names if n != "heuristic"] == ["search:worlds=4"] * 3
+    assert sum(sampling.deal_costs(q, cut)) < sum(sampling.deal_costs(q, model))
+    small = make_question("W,AS,3H", "S", 2, 4, bids="1", policy="search", player_policy="heuristic")
+    model3 = OpponentModel.build(opponent_names("search", 4, 2), 1, "heuristic", 0.7, 0.0, None, 0.2)
+    assert sampling.affordable(small, model3, sampling.default_budget(small, model3),
+                               sum(sampling.deal_costs(small, model3))) == (model3, None)
+    got = advise("W,AS,3H,KD,7C,9H,2D,JC,QS,4H", "S", 3, bids=[2, 4], policy="search", seed=2)
+    assert "search players decide on" in got.warning and got.samples >= sampling.MIN_DEALS

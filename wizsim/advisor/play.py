@@ -304,7 +304,7 @@ def _exact(q: PlayQuestion, state, model, candidates: np.ndarray, seed: int) -> 
 
 def _monte_carlo(q: PlayQuestion, state, model, candidates: np.ndarray, seed: int, samples: int | None,
                  max_samples: int | None) -> Evaluation:
-    from wizsim.advisor.sampling import FIRST_BATCH, MIN_DEALS, PILOT, _weights, separated, threshold
+    from wizsim.advisor.sampling import FIRST_BATCH, MIN_DEALS, PILOT, _weights, affordable, separated, threshold
     from wizsim.policies import policy_cost
     from wizsim.sim.evaluation import evaluate_worlds
     from wizsim.sim.worlds import sample_worlds
@@ -312,8 +312,16 @@ def _monte_carlo(q: PlayQuestion, state, model, candidates: np.ndarray, seed: in
     started, compiled = time.perf_counter(), compile_seconds()  # the limit leaves out compiling
     k = len(candidates)
     plays_left = q.players * q.r - len(q.played)
-    per_play = float(np.mean([policy_cost(n) for n in model.names]))
-    per_world = k * plays_left * per_play  # heuristic card plays to evaluate one world
+    cards_left = -(-plays_left // q.players)  # a search decision's cost grows with the cards left to play
+
+    def world_cost(m):  # heuristic card plays to evaluate one world
+        return k * plays_left * float(np.mean([policy_cost(n, cards_left) for n in m.names]))
+
+    cut_warning = None
+    if samples is None:
+        model, cut_warning = affordable(q, model, MAX_WORK, world_cost(model))
+    per_play = float(np.mean([policy_cost(n, cards_left) for n in model.names]))
+    per_world = world_cost(model)
     per_draw = (q.players - 1) * (1 + len(q.played) // q.players)  # model decisions asked per world weighed
     floor = MIN_CAP if per_play <= 1 else MIN_DEALS
     cap = samples if samples is not None else (max_samples or max(floor, int(MAX_WORK // per_world)))
@@ -385,6 +393,8 @@ def _monte_carlo(q: PlayQuestion, state, model, candidates: np.ndarray, seed: in
         got.warning = (f"no world of {drawn:,} drawn has the opponents' model ({model.opponents_label()}) doing what "
                        f"they did at the trust given: it is ignored and the answer rests on the cards alone")
         return got
+    if cut_warning is not None:
+        warning = cut_warning if warning is None else f"{warning}; {cut_warning}"
     return Evaluation(tricks, drawn, "monte-carlo", conditioned, _weights(wparts), warning, timed_out)
 
 

@@ -299,7 +299,7 @@ def deal_costs(q, model=None) -> tuple[float, float]:
     at its policy's cost, ``policies.policy_cost``) and of one drawn deal."""
     from wizsim.policies import policy_cost
 
-    per_play = 1.0 if model is None else float(np.mean([policy_cost(n) for n in model.names]))
+    per_play = 1.0 if model is None else float(np.mean([policy_cost(n, q.r) for n in model.names]))
     return float((q.r + 1) * q.r * q.players) * per_play, DRAWN_DEAL_COST * q.r * q.players
 
 
@@ -360,10 +360,46 @@ def unlikely_warning(q, setup, model_bids: np.ndarray, named_ok: np.ndarray) -> 
             f"({m.opponents_label()}): {'it counts' if len(odd) == 1 else 'they count'} for less, the cards for more")
 
 
+# The fewest worlds a search player decides on in the simulations when default precision cuts them.
+MIN_SEARCH_WORLDS = 4
+
+
+def affordable(q, model, budget: float, per_deal: float) -> tuple[object, str | None]:
+    """Default precision: ``model`` with its search players deciding on fewer worlds in the simulations
+    when ``MIN_DEALS`` deals of ``per_deal`` work would cost more than the whole ``budget`` (a 14-card
+    hand against search players: seconds a deal), and the line that says so; else ``model`` and None.
+    A sample count given by the user plays them as named, however long it takes."""
+    from dataclasses import replace
+
+    from wizsim.policies import check_policy, parse_policy
+
+    if MIN_DEALS * per_deal <= budget:
+        return model, None
+    names, cut = list(model.names), {}
+    for s, name in enumerate(names):
+        spec = parse_policy(name)
+        if spec.entry.name != "search":
+            continue
+        worlds = int(spec.values[[p.name for p in spec.entry.params].index("worlds")])
+        fewer = max(MIN_SEARCH_WORLDS, int(worlds * budget / (MIN_DEALS * per_deal)))
+        if fewer < worlds:
+            names[s] = check_policy(f"{name}:worlds={fewer}")
+            cut[worlds] = fewer
+    if not cut:
+        return model, None
+    said = ", ".join(f"{fewer} worlds instead of {worlds}" for worlds, fewer in sorted(cut.items()))
+    return replace(model, names=tuple(names)), (
+        f"the search players decide on {said} in the simulations: as named, one deal would cost more than "
+        f"the whole time budget (give the samples to play them as named)")
+
+
 def sample(q, model, seed: int, samples: int | None = None, allowed: np.ndarray | None = None,
            max_samples: int | None = None) -> Sample:
     """Kept deals for question ``q`` under the opponents' ``model`` (see the module docstring)."""
     started, compiled = time.perf_counter(), compile_seconds()  # the limit leaves out compiling
+    cut_warning = None
+    if samples is None:
+        model, cut_warning = affordable(q, model, default_budget(q, model), sum(deal_costs(q, model)))
     setup = kernel_setup(q, model)
     played_cost, drawn_cost = deal_costs(q, model)
     mixed = setup["doubt"] > 0  # the table's type in doubt: every deal weighed, and played out on its type
@@ -472,6 +508,8 @@ def sample(q, model, seed: int, samples: int | None = None, allowed: np.ndarray 
     if mixed and bparts:
         b = np.concatenate(bparts).astype(np.float64)
         blind_share = float(np.average(b, weights=weights)) if len(b) else None
+    if cut_warning is not None:
+        warning = cut_warning if warning is None else f"{warning}; {cut_warning}"
     return Sample(tricks, weights, tried, conditioned, z, capped, warning, timed_out, blind_share)
 
 

@@ -71,6 +71,13 @@ class PolicyEntry:
     # budget counts in it.
     cost: float = 1.0
     cost_per: str | None = None
+    # A search decision plays out every candidate over the rest of the round, so its cost grows with the
+    # round size up to ``cost_full_r`` cards, as (r / cost_full_r) ** 1.6, and has a part
+    # (``cost_fixed``) that does not grow with the worlds. Measured, all four seats search, one thread
+    # (heuristic card plays a search card play costs, worlds 8 / 32): r = 3 10k / 41k, r = 6 - / 157k,
+    # r = 10 - / 281k, r = 15 74k / 293k.
+    cost_fixed: float = 0.0
+    cost_full_r: int | None = None
 
 
 def _heuristic_values() -> np.ndarray:
@@ -102,7 +109,8 @@ def _entries():
                     params=(Param("bid_shift", DEFAULT_BID_SHIFT, -1.0, 1.0, P_BID_SHIFT),
                             Param("play_noise", DEFAULT_PLAY_NOISE, 0.0, 1.0, P_PLAY_NOISE, random_above=0.0)),
                     summary="bids its hand's value from a fitted card-value table, plays to make the bid"),
-        PolicyEntry("search", SEARCH, table="heuristic_values", cost=2000.0, cost_per="worlds",
+        PolicyEntry("search", SEARCH, table="heuristic_values", cost=3900.0, cost_per="worlds", cost_fixed=43000.0,
+                    cost_full_r=9,
                     params=(Param("worlds", DEFAULT_WORLDS, 1, MAX_WORLDS, P_WORLDS, integer=True),
                             Param("doublings", DEFAULT_DOUBLINGS, 0, 4, P_DOUBLINGS, integer=True),
                             Param("bid_shift", DEFAULT_BID_SHIFT, -1.0, 1.0, P_BID_SHIFT),
@@ -172,11 +180,19 @@ class PolicySpec:
 
     @property
     def cost(self) -> float:
-        """One card play's cost in heuristic card plays (see ``PolicyEntry.cost``)."""
-        if self.entry.cost_per is None:
-            return self.entry.cost
-        i = [p.name for p in self.entry.params].index(self.entry.cost_per)
-        return self.entry.cost * self.values[i]
+        """One card play's cost in heuristic card plays (see ``PolicyEntry.cost``), in a long round."""
+        return self.cost_at(None)
+
+    def cost_at(self, r: int | None) -> float:
+        """One card play's cost in heuristic card plays in a round of ``r`` cards (None: a long round)."""
+        cost = self.entry.cost
+        if self.entry.cost_per is not None:
+            cost *= self.values[[p.name for p in self.entry.params].index(self.entry.cost_per)]
+        cost += self.entry.cost_fixed
+        full = self.entry.cost_full_r
+        if full is not None and r is not None and r < full:
+            cost *= (r / full) ** 1.6
+        return cost
 
     @property
     def deterministic_play(self) -> bool:
@@ -241,11 +257,12 @@ def deterministic_play(name) -> bool:
     return parse_policy(name).deterministic_play
 
 
-def policy_cost(name) -> float:
-    """One card play of policy ``name``, in heuristic card plays."""
+def policy_cost(name, r: int | None = None) -> float:
+    """One card play of policy ``name`` in a round of ``r`` cards (None: a long one), in heuristic card
+    plays."""
     if is_user_player(name):
         return float(getattr(USER_PLAYERS[name], "cost", USER_PLAYER_COST))
-    return parse_policy(name).cost
+    return parse_policy(name).cost_at(r)
 
 
 def seat_policies(policies, players: int) -> list[str]:

@@ -102,3 +102,15 @@ def test_search_players_too_dear_for_the_budget_decide_on_fewer_worlds_and_it_is
                                sum(sampling.deal_costs(small, model3))) == (model3, None)
     got = advise("W,AS,3H,KD,7C,9H,2D,JC,QS,4H", "S", 3, bids=[2, 4], policy="search", seed=2)
     assert "search players decide on" in got.warning and got.samples >= sampling.MIN_DEALS
+
+
+def test_trump_advice_against_search_players_counts_their_work():
+    """The dealer's suit advice once budgeted search players as the heuristic: 1,000 deals and more of
+    four suits' play-outs with them, which ran for hours at 10 cards. It now counts their cost, cuts
+    their worlds where even two deals would overrun the budget, and says so."""
+    from wizsim import advise_trump
+
+    got = advise_trump("AS,3H,KD,7C,9H,2D", 4, policy="search", seed=5, doubt=0.0)
+    assert sampling.MIN_DEALS <= got.samples < 100
+    assert "search players decide on" in got.warning and got.to_dict()["warning"] == got.warning
+    assert advise_trump("AS,3H,KD,7C,9H,2D", 4, seed=5).warning is None

@@ -76,7 +76,7 @@ def test_cli_trump_phase_text_and_json():
     assert obj["phase"] == "trump" and obj["best_suit"] == "H"
     assert [row["suit"] for row in obj["table"]] == ["S", "H", "D", "C"]
     assert list(obj) == ["phase", "hand", "players", "seat", "earlier_bids", "hook", "best_suit", "method",
-                         "samples", "table", "close_call", "policy"]
+                         "samples", "table", "close_call", "policy", "warning"]
     bad = CliRunner().invoke(main, ["advise", "--hand", "W,AS", "--trump-card", "W", "--seat", "2"])
     assert bad.exit_code == 2 and "the suit the dealer named" in bad.output  # not the dealer: give the suit
     assert np.isfinite([row["ev"] for row in obj["table"]]).all()

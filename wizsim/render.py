@@ -263,6 +263,8 @@ def render_trump_advice(a) -> str:
     else:
         lines.append(f"Monte Carlo: {a.samples:,} simulated deals, the same deals for every suit and bid "
                      f"(seed {a.seed}). {a.seconds:.2f} s.")
+    if a.warning:
+        lines.append(f"Warning: {a.warning}.")
     return "\n".join(lines)
 
 

@@ -48,6 +48,7 @@ class TrumpAdvice:
     policy: str
     close_call: list[str] | None = None
     seconds: float = 0.0
+    warning: str | None = None  # what the answer had to give up (search players on fewer worlds), or None
     # Monte Carlo only: each suit's value (its best bid's score) on every deal (n, 4), for paired comparisons
     deal_scores: np.ndarray | None = field(default=None, repr=False, compare=False)
 
@@ -73,7 +74,7 @@ class TrumpAdvice:
     def to_dict(self) -> dict:
         return {"phase": "trump", **self.question, "best_suit": self.best_suit, "method": self.method,
                 "samples": int(self.samples), "table": self.rows(), "close_call": self.close_call,
-                "policy": self.policy}
+                "policy": self.policy, "warning": self.warning}
 
 
 def _questions(hand, seat, players, hook, policy, play):
@@ -154,12 +155,29 @@ def _dealer_scores(tricks: np.ndarray, earlier_total: np.ndarray | None, r: int)
 
 
 def _monte_carlo(qs, model, describe, hook, samples, seed, max_samples, started) -> TrumpAdvice:
-    from wizsim.advisor.sampling import FIRST_BATCH, deal_types, default_cap, kernel_setup, look_z, run_typed_deals
+    from wizsim.advisor.sampling import (
+        FIRST_BATCH,
+        MIN_DEALS,
+        affordable,
+        deal_costs,
+        deal_types,
+        default_budget,
+        default_cap,
+        kernel_setup,
+        look_z,
+        run_typed_deals,
+    )
 
     q0 = qs[0]
     r = q0.r
-    setups = [kernel_setup(q, model) for q in qs]
+    cut_warning = None
     cap = samples if samples is not None else (max_samples or max(FIRST_BATCH, default_cap(q0) // 4))
+    if samples is None and deal_costs(q0, model)[0] > deal_costs(q0)[0]:
+        # opponents dearer than the heuristic (search): the budget counts their work, four suits a deal
+        budget = default_budget(q0, model)
+        model, cut_warning = affordable(q0, model, budget, len(SUITS) * sum(deal_costs(q0, model)))
+        cap = max_samples or max(MIN_DEALS, int(budget / (len(SUITS) * sum(deal_costs(q0, model)))))
+    setups = [kernel_setup(q, model) for q in qs]
     want = samples if samples is not None else min(FIRST_BATCH, cap)
     parts = [[] for _ in SUITS]
     parts_totals = [[] for _ in SUITS]
@@ -193,7 +211,8 @@ def _monte_carlo(qs, model, describe, hook, samples, seed, max_samples, started)
     half = Z95 * value.std(axis=0, ddof=1) / np.sqrt(n) if n > 1 else np.full(4, np.inf)
     close = _close(value, z)
     return TrumpAdvice(describe, best_bid, ev, ev - half, ev + half, "monte-carlo", n, seed, model.opponents_label(),
-                       [format_trump(s) for s in close], time.perf_counter() - started, deal_scores=value)
+                       [format_trump(s) for s in close], time.perf_counter() - started, warning=cut_warning,
+                       deal_scores=value)
 
 
 def _close(value: np.ndarray, z: float) -> list[int]:

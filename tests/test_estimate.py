@@ -14,12 +14,17 @@ from wizsim.sim.summary import summarize
 
 
 def timed(fn, *args, **kw) -> float:
-    """The CPU seconds of one run on one thread: what the run takes on a quiet machine, whatever the
-    neighbours' load (wall clock on a shared machine ran 2-5x slower at load 9 on two cores)."""
+    """The CPU seconds of one run on one thread, the least of three: what the run takes on a quiet
+    machine, whatever the neighbours' load (wall clock on a shared machine ran 2-5x slower at load 9 on
+    two cores, and even CPU time once ran 1.85x the quiet figure in CI: a busy neighbour on the same
+    core slows every instruction)."""
     fn(*args, **kw)  # warm-up: compile or load the kernels, out of the timing
-    t0 = time.process_time()
-    fn(*args, **kw)
-    return time.process_time() - t0
+    seconds = []
+    for _ in range(3):
+        t0 = time.process_time()
+        fn(*args, **kw)
+        seconds.append(time.process_time() - t0)
+    return min(seconds)
 
 
 @pytest.mark.parametrize("policy, r, n", [("random", 5, 1_000_000), ("random", 15, 500_000), ("heuristic", 15, 100_000)])
@@ -37,7 +42,7 @@ def test_games_estimate_within_2x():
 
 def test_dataset_estimate_within_2x(tmp_path):
     n = 400_000
-    runs = iter(range(2))
+    runs = iter(range(4))
     measured = timed(lambda: write_dataset(tmp_path / f"d{next(runs)}", 4, r=5, rounds=n, chunk_size=100_000, threads=1))
     est = estimate_seconds(4, ["random"] * 4, n, "round", 5, 1, rows=True)
     assert 0.5 <= est / measured <= 2.0, (est, measured)

@@ -19,12 +19,16 @@ advised bid over the heuristic's, per round, with its paired 95% interval.
 Play advice, per deal (bids as the real policies made them): the hero asks ``advise_play`` at every card
 it plays and plays the best card; the others play their policies. Reported: refusals, the value over the
 hero's own heuristic play on the same deal (paired), and observed minus predicted P(make) of the first
-card's advice. Results go to benchmarks/results/robustness.json.
+card's advice, twice: as the hero fares following the advice at every card, and as the prediction is
+said ("play it now and play on to make it": the advised first card, then the hero's heuristic, the
+deal replayed from that point on the same random streams). Results go to
+benchmarks/results/robustness.json.
 """
 
 from __future__ import annotations
 
 import argparse
+import copy
 import json
 import os
 import platform
@@ -171,14 +175,14 @@ def own_copy(hand: int, card: int) -> int:
 
 
 def play_questions(opponents: list[str], r: int, n: int, trust: dict) -> dict:
-    refusals, diffs, values, calls, seconds = 0, [], [], 0, []
+    refusals, diffs, said, values, calls, seconds = 0, [], [], [], 0, []
     errors = []
     for i in range(n):
         hero = i % PLAYERS
         names = seat_names(opponents, hero)
         truth = simulate_rounds(PLAYERS, r, 1, names, seed=SEED, first_index=i)
         t = Table(truth, names, r, i)
-        predicted = None
+        predicted = replay = None
         refused = False
         while len(t.order) < PLAYERS * r:
             s = t.to_play()
@@ -198,9 +202,12 @@ def play_questions(opponents: list[str], r: int, n: int, trust: dict) -> dict:
                 break
             seconds.append(time.perf_counter() - started)
             calls += 1
+            card = own_copy(int(t.live[hero]), int(a.cards[a.best_index]))
             if predicted is None:
                 predicted = float(a.p_make[a.best_index])
-            t.play(hero, own_copy(int(t.live[hero]), int(a.cards[a.best_index])))
+                replay = copy.deepcopy(t)
+                replay.play(hero, card)
+            t.play(hero, card)
         if refused:
             continue
         made = t.tricks[hero] == t.bids[hero]
@@ -208,9 +215,14 @@ def play_questions(opponents: list[str], r: int, n: int, trust: dict) -> dict:
         values.append(score - float(truth.scores[0, hero]))
         if predicted is not None:
             diffs.append(float(made) - predicted)
+            while len(replay.order) < PLAYERS * r:  # the hero's heuristic after the advised first card
+                s = replay.to_play()
+                replay.play(s, replay.policy_card(s))
+            said.append(float(replay.tricks[hero] == replay.bids[hero]) - predicted)
     return {"deals": n, "advice_calls": calls, "refusals": refusals, "errors": errors[:3],
-            "calibration": interval(diffs), "value": interval(values),
-            "median_seconds": float(np.median(seconds)) if seconds else None, "diffs": diffs, "values": values}
+            "calibration": interval(diffs), "calibration_as_said": interval(said), "value": interval(values),
+            "median_seconds": float(np.median(seconds)) if seconds else None, "diffs": diffs, "said": said,
+            "values": values}
 
 
 def fmt(iv: dict, digits: int = 2) -> str:
@@ -248,7 +260,8 @@ def main() -> None:
         trust["doubt"] = args.doubt
     results = []
     print(f"{'table':<26} {'r':>2}  {'bid: refusals':>13}  {'obs - pred P(exact)':>24}  {'value of advised bid':>24}"
-          f"  {'play: refusals':>14}  {'value of play advice':>24}  {'obs - pred P(make)':>24}")
+          f"  {'play: refusals':>14}  {'value of play advice':>24}  {'obs - pred P(make)':>24}"
+          f"  {'as said':>24}")
     for name, opponents in tables.items():
         for r in rounds:
             started = time.perf_counter()
@@ -257,14 +270,15 @@ def main() -> None:
             row = {"table": name, "opponents": opponents, "r": r, "bid": bid, "play": play,
                    "seconds": time.perf_counter() - started}
             results.append(row)
-            p = play or {"refusals": "-", "value": {"mean": None}, "calibration": {"mean": None}}
+            p = play or {"refusals": "-", "value": {"mean": None}, "calibration": {"mean": None},
+                         "calibration_as_said": {"mean": None}}
             print(f"{name:<26} {r:>2}  {bid['refusals']:>13}  {fmt(bid['calibration'], 3):>24}  "
                   f"{fmt(bid['value']):>24}  {p['refusals']:>14}  {fmt(p['value']):>24}  "
-                  f"{fmt(p['calibration'], 3):>24}", flush=True)
+                  f"{fmt(p['calibration'], 3):>24}  {fmt(p['calibration_as_said'], 3):>24}", flush=True)
     pooled = {}
     print(f"\npooled over r: {'table':<26}  {'bid: refusals':>13}  {'obs - pred P(exact)':>24}  "
           f"{'value of advised bid':>24}  {'play: refusals':>14}  {'value of play advice':>24}  "
-          f"{'obs - pred P(make)':>24}")
+          f"{'obs - pred P(make)':>24}  {'as said':>24}")
     for name in tables:
         rows = [x for x in results if x["table"] == name]
         plays = [x["play"] for x in rows if x["play"]]
@@ -274,11 +288,13 @@ def main() -> None:
             "bid_value": interval(np.concatenate([x["bid"]["values"] for x in rows])),
             "play_refusals": sum(x["refusals"] for x in plays),
             "play_calibration": interval(np.concatenate([x["diffs"] for x in plays])) if plays else None,
+            "play_calibration_as_said": interval(np.concatenate([x["said"] for x in plays])) if plays else None,
             "play_value": interval(np.concatenate([x["values"] for x in plays])) if plays else None}
         none = {"mean": None}
         print(f"pooled over r: {name:<26}  {p['bid_refusals']:>13}  {fmt(p['bid_calibration'], 3):>24}  "
               f"{fmt(p['bid_value']):>24}  {p['play_refusals'] if plays else '-':>14}  "
-              f"{fmt(p['play_value'] or none):>24}  {fmt(p['play_calibration'] or none, 3):>24}", flush=True)
+              f"{fmt(p['play_value'] or none):>24}  {fmt(p['play_calibration'] or none, 3):>24}  "
+              f"{fmt(p['play_calibration_as_said'] or none, 3):>24}", flush=True)
     out = {"machine": {"cpu": platform.processor() or platform.machine(), "cores": os.cpu_count(),
                        "date": time.strftime("%Y-%m-%d"), "loadavg": os.getloadavg()},
            "seed": SEED, "questions": args.questions, "deals": deals, "trust": play_trust, "results": results,

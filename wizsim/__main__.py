@@ -10,6 +10,9 @@ import sys
 
 
 def main() -> None:
+    from wizsim._signals import install
+
+    install()  # before the heavy imports: a Ctrl-C during Numba's loading must not be dropped
     try:
         from wizsim.cli import main as cli
     except KeyboardInterrupt:

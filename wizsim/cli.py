@@ -16,6 +16,7 @@ import time
 
 import click
 
+from wizsim._signals import raise_or_retry
 from wizsim.advisor.bid import PLAYER_POLICY
 from wizsim.advisor.opponents import (
     DEFAULT_BID_TRUST,
@@ -151,7 +152,7 @@ def sigterm_as_interrupt():
     lock released, run file marked interrupted, exit status 143."""
 
     def stop(signum, frame):
-        raise Terminated()
+        raise_or_retry(signum, frame, Terminated())
 
     try:
         previous = signal.signal(signal.SIGTERM, stop)

@@ -240,6 +240,7 @@ def main() -> None:
                     "(default: a quarter of --questions)")
     ap.add_argument("--rounds", default=",".join(map(str, ROUNDS)))
     ap.add_argument("--tables", default=None, help="comma list of table names (default: all)")
+    ap.add_argument("--policy", default=None, help="tell the advisor this opponents' model (default: its own)")
     ap.add_argument("--bid-trust", type=float, default=None)
     ap.add_argument("--play-trust", type=float, default=None)
     ap.add_argument("--play-noise", type=float, default=None, help="the opponents' model's play noise "
@@ -254,7 +255,8 @@ def main() -> None:
     rounds = (6, 10) if args.quick else tuple(int(x) for x in args.rounds.split(","))
     tables = TABLES if args.tables is None else {k: TABLES[k] for k in args.tables.split(",")}
     deals = args.deals if args.deals is not None else max(4, args.questions // 4)
-    trust = {k: v for k, v in (("bid_trust", args.bid_trust), ("play_noise", args.play_noise)) if v is not None}
+    trust = {k: v for k, v in (("bid_trust", args.bid_trust), ("play_noise", args.play_noise), ("policy", args.policy))
+             if v is not None}
     play_trust = {**trust, **({"play_trust": args.play_trust} if args.play_trust is not None else {})}
     if args.doubt is not None:  # bid advice only
         trust["doubt"] = args.doubt

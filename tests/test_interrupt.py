@@ -57,3 +57,22 @@ def test_ctrl_c_while_wizsim_loads_is_one_line_too(after):
     assert proc.returncode == 130, err
     assert waited < 1.5, waited
     assert "Traceback" not in err and message_lines(err)[-1].startswith("interrupted"), err
+
+
+def test_ctrl_c_stops_the_server_with_one_line():
+    """``wizsim serve`` shuts down on Ctrl-C and says so (not "before the answer was complete")."""
+    from wizsim.web import missing_web_extra
+
+    if missing_web_extra():
+        pytest.skip(missing_web_extra())
+    proc = start_wizsim(["serve", "--port", "0"])
+
+    def ready():
+        for line in proc.stdout:
+            if "ready at" in line:
+                return
+
+    err, waited = interrupt(proc, ready)
+    assert proc.returncode == 130, err
+    assert waited < 1.5, waited
+    assert "Traceback" not in err and message_lines(err)[-1] == "wizsim serve: stopped", err

@@ -592,7 +592,11 @@ def serve(host, port, allow_hosts):
         raise click.ClickException(hint)
     from wizsim.web.server import serve as run
 
-    run(host, port, say=click.echo, allow_hosts=allow_hosts)
+    try:
+        run(host, port, say=click.echo, allow_hosts=allow_hosts)
+    except KeyboardInterrupt as stop:  # uvicorn has shut down and hands the signal on
+        click.echo("\nwizsim serve: stopped", err=True)
+        sys.exit(143 if isinstance(stop, Terminated) else 130)
 
 
 if __name__ == "__main__":

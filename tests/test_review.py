@@ -198,6 +198,9 @@ def test_cli_and_http_answer_the_librarys_review(tmp_path):
         assert res.json() == json.loads(json.dumps(expect))
         one = client.post("/api/review", json={**body, "round": [4]}).json()
         assert {x["round"] for x in one["decisions"]} == {4}
+        # the server's bound counts what the policies cost: 2,000 deals of search play-outs are hours
+        dear = client.post("/api/review", json={**body, "samples": 2000, "policy": "search"})
+        assert dear.status_code == 422 and "samples on this server with these policies" in dear.json()["detail"]
 
 
 @pytest.mark.parametrize("args, needle", [

@@ -102,8 +102,11 @@ BAD = [
     ({**EXAMPLE, "samples": 0}, 422, "samples must be 1 or more, got 0"),
     ({**EXAMPLE, "samples": MAX_SAMPLES + 1}, 422, f"samples on this server must be 1..{MAX_SAMPLES}, got"),
     ({"hand": FIFTEEN, "trump": "S", "seat": 2, "samples": MAX_CARD_PLAYS // (16 * 15 * 4) + 1}, 422,
-     f"samples for a 15-card hand at 4 players on this server (at most {MAX_CARD_PLAYS:,} simulated card plays "
-     f"a request) must be 1..{MAX_CARD_PLAYS // (16 * 15 * 4)}, got"),
+     f"samples for a 15-card hand at 4 players on this server (at most {MAX_CARD_PLAYS:,} simulated heuristic card "
+     f"plays a request) must be 1..{MAX_CARD_PLAYS // (16 * 15 * 4)}, got"),
+    # search players cost tens of thousands of heuristic card plays a card: 2,000 deals were minutes of a worker
+    ({**EXAMPLE, "policy": "search", "samples": 2000}, 422, "each for these policies) must be 1.."),
+    ({**EXAMPLE, "play": "search", "samples": 2000}, 422, "each for these policies) must be 1.."),
     ({**EXAMPLE, "seed": -3}, 422, f"seed must be 0..{MAX_SEED}, got -3"),
     ({**EXAMPLE, "policy": "clever"}, 422, "unknown policy 'clever'"),
     ({"hand": "W,AS,3H", "trump": "S", "seat": 4, "hook": True}, 422, "needs the earlier bids"),

@@ -5,8 +5,9 @@
 key, ``p_tricks`` (bid advice: row b is the distribution of tricks when bidding b, the page's bar
 charts). Every check of the question is the library's, so a bad request gets the library's one-line
 message; this module adds only the server's own bounds, which keep one request from holding the
-machine: at most ``MAX_SAMPLES`` deals and ``MAX_CARD_PLAYS`` simulated card plays per request
-(about 6 s on two cores; the default precision stops at the advisor's own, smaller cap).
+machine: at most ``MAX_SAMPLES`` deals and ``MAX_CARD_PLAYS`` simulated card plays per request,
+counted in heuristic card plays whatever the policies (``card_cost``: a search card is tens of
+thousands), about 6 s on two cores; the default precision stops at the advisor's own, smaller cap.
 """
 
 from __future__ import annotations
@@ -136,6 +137,27 @@ def _round_size(fields: dict) -> int | None:
         return None
 
 
+def card_cost(fields: dict, r: int | None) -> float:
+    """What one simulated card play of this request costs, in heuristic card plays: the mean over the
+    seats, the others' policies (``policy``: one name for all or a comma list) and the player's own
+    (``play``); a search card costs tens of thousands. 1 where a name does not read (the library then
+    names it)."""
+    from wizsim.policies import policy_cost
+
+    policy, play = fields.get("policy") or "heuristic", fields.get("play") or "heuristic"
+    players = fields.get("players")
+    if isinstance(players, bool) or not isinstance(players, int) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        players = DEFAULT_PLAYERS  # the library names a bad count
+    try:
+        others = policy.split(",") if isinstance(policy, str) else list(policy)
+        if len(others) == 1:  # one name for every other seat
+            others = others * (players - 1)
+        names = [*others, play]
+        return max(1.0, sum(policy_cost(n.strip(), r) for n in names) / len(names))
+    except (ValueError, TypeError, AttributeError):
+        return 1.0
+
+
 def check_bounds(fields: dict) -> None:
     """The server's own limits on the work of one request (the question itself is the library's)."""
     samples = fields.get("samples")
@@ -145,9 +167,12 @@ def check_bounds(fields: dict) -> None:
     r = _round_size(fields)
     players = fields.get("players") or DEFAULT_PLAYERS
     if r and isinstance(players, int) and MIN_PLAYERS <= players <= MAX_PLAYERS:  # else the library names players
-        limit = max(1, MAX_CARD_PLAYS // ((r + 1) * r * players))
+        cost = card_cost(fields, r)
+        limit = max(1, int(MAX_CARD_PLAYS // ((r + 1) * r * players * cost)))
+        dear = f", {cost:,.0f} each for these policies" if cost > 1 else ""
         check_count(samples, f"samples for a {r}-card hand at {players} players on this server (at most "
-                    f"{MAX_CARD_PLAYS:,} simulated card plays a request)", 1, limit, error=RequestError)
+                    f"{MAX_CARD_PLAYS:,} simulated heuristic card plays a request{dear})", 1, limit,
+                    error=RequestError)
 
 
 def is_play_question(fields: dict) -> bool:
@@ -217,7 +242,10 @@ def review_answer(body: dict) -> dict:
     record = GameRecord.from_dict({k: v for k, v in body.items() if k not in REVIEW_OPTIONS})
     samples = options.get("samples")
     if isinstance(samples, int) and not isinstance(samples, bool) and samples >= 1:
-        check_count(samples, "samples on this server", 1, MAX_REVIEW_SAMPLES, error=RequestError)
+        cost = card_cost(options, None)  # a long round's: the game's dearest
+        dear = f" with these policies ({cost:,.0f} heuristic card plays a card)" if cost > 1 else ""
+        check_count(samples, f"samples on this server{dear}", 1, max(1, int(MAX_REVIEW_SAMPLES // cost)),
+                    error=RequestError)
     for name, kind in (("samples", int), ("seed", int), ("policy", str), ("play", str)):
         value = options.get(name)
         if value is not None and (isinstance(value, bool) or not isinstance(value, kind)):

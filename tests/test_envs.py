@@ -202,3 +202,21 @@ def test_the_vector_env_shapes_and_the_learner_seat():
         total += rewards.sum()
         rounds += dones.sum()
     assert rounds > 0 and total != 0
+
+
+def test_vector_env_legality_is_its_own_whatever_the_caller_does_to_the_masks():
+    """The step checks, and ``sample_actions`` draws from, the env's own legal bits: masks handed out may
+    be changed by the caller (masking for a network) without moving the rules."""
+    env = VectorEnv(64, 4, 3, seed=5)
+    _, masks = env.reset()
+    legal = masks.copy()
+    first = np.array([np.flatnonzero(m)[0] for m in legal])
+    illegal = np.array([np.flatnonzero(m == 0)[0] for m in legal])
+    masks[:] = 0
+    masks[np.arange(64), illegal] = 1  # the caller's own marks, on actions the rules forbid
+    twin = VectorEnv(64, 4, 3, seed=5)
+    twin.reset()
+    assert np.array_equal(env.sample_actions(), twin.sample_actions())
+    with pytest.raises(ValueError, match="is not legal in row 0"):
+        env.step(illegal)
+    env.step(first)  # legal by the rules, though the caller zeroed it

@@ -19,7 +19,8 @@ cast to float for a network), masks int8 (n, 85) in the flat action space (0..59
 already holds the next round (its observation is the one returned), else a finished row ignores actions
 until ``reset()`` (in self-play its observation is then seat 1's). An illegal action raises ``ValueError``
 naming its row, and then no row is stepped. ``sample_actions()`` draws a uniformly random legal action per
-row, in a kernel.
+row, in a kernel. Legality is the env's own (bits worked out with the masks): a caller may change the
+returned masks (to mask actions for a network, say) without changing what is legal or sampled.
 
 State, n rows and p players (seats 0-based, index 0 = seat 1): ``scal`` (n, N_SCALARS) int64, the
 scalars by column ``S_*`` (phase 0..3 trump/bid/card/over, cards in the current trick, its leader, the led
@@ -110,20 +111,12 @@ def current_seat(players, scal, i):
 
 
 @inline_kernel
-def is_legal(players, r, hook, scal, live, i, action):
-    """Whether the flat ``action`` is legal for row ``i``'s current decision."""
-    ph = scal[i, S_PHASE]
-    if ph == PH_TRUMP:
-        return TRUMP_ACTION <= action < TRUMP_ACTION + 4
-    if ph == PH_BID:
-        b = action - BID_ACTION
-        return 0 <= b <= r and b != rules.forbidden_bid(hook, scal[i, S_NBIDS], players, r, scal[i, S_TOTAL])
-    if ph == PH_CARD:
-        if action < 0 or action >= N_CARDS:
-            return False
-        legal = rules.legal_mask(live[i, current_seat(players, scal, i)], scal[i, S_LED])
-        return (legal >> np.uint64(action)) & np.uint64(1) != ZERO
-    return False
+def is_legal(legal, i, action):
+    """Whether the flat ``action`` is legal for row ``i``'s current decision: a bit of ``legal`` (n, 2), the
+    legal actions ``mask_row`` worked out when it last observed the row (actions 0..63, then 64..)."""
+    if action < 0 or action >= N_ACTIONS:
+        return False
+    return (legal[i, action >> 6] >> np.uint64(action & 63)) & np.uint64(1) != ZERO
 
 
 @inline_kernel
@@ -283,24 +276,36 @@ def encode_row(players, r, hook, me, scal, live, seat_played, voids, trick_cards
 
 
 @inline_kernel
-def mask_row(players, r, hook, scal, live, out, i):
+def mask_row(players, r, hook, scal, live, out, legal, i):
     """The legal flat actions of row ``i``'s current decision into row ``i`` of ``out`` (n, N_ACTIONS) int8
-    (all 0 when the round is over)."""
+    (all 0 when the round is over) and as bits into ``legal`` (n, 2) uint64, which ``is_legal`` and
+    ``sample_kernel`` read (the int8 masks are the caller's to change)."""
     clear_row(out, i)
+    lo = ZERO
+    hi = ZERO
     ph = scal[i, S_PHASE]
     if ph == PH_TRUMP:
         for k in range(4):
             out[i, TRUMP_ACTION + k] = 1
+            hi |= bit(TRUMP_ACTION + k - 64)
     elif ph == PH_BID:
         forbidden = rules.forbidden_bid(hook, scal[i, S_NBIDS], players, r, scal[i, S_TOTAL])
         for b in range(r + 1):
             if b != forbidden:
                 out[i, BID_ACTION + b] = 1
+                a = BID_ACTION + b
+                if a < 64:
+                    lo |= bit(a)
+                else:
+                    hi |= bit(a - 64)
     elif ph == PH_CARD:
-        legal = rules.legal_mask(live[i, current_seat(players, scal, i)], scal[i, S_LED])
-        while legal != ZERO:
-            out[i, lowest_bit(legal)] = 1
-            legal &= legal - np.uint64(1)
+        lo = rules.legal_mask(live[i, current_seat(players, scal, i)], scal[i, S_LED])
+        cards = lo
+        while cards != ZERO:
+            out[i, lowest_bit(cards)] = 1
+            cards &= cards - np.uint64(1)
+    legal[i, 0] = lo
+    legal[i, 1] = hi
 
 
 @kernel
@@ -315,20 +320,20 @@ def opponents_play(players, r, hook, kind, params, table, scal, live, seat_playe
 
 @inline_kernel
 def observe_row(players, r, hook, opp_kind, scal, live, seat_played, voids, trick_cards, bids, tricks, obs, masks,
-                seat_out, i):
+                legal, seat_out, i):
     """Row ``i``'s observation and mask for the seat that acts (the learner's seat with opponents)."""
     me = scal[i, S_LEARNER] if opp_kind != NO_OPPONENT else current_seat(players, scal, i)
     if me < 0:  # a finished round in self-play (no auto reset): seat 1's view
         me = 0
     seat_out[i] = me + 1
     encode_row(players, r, hook, me, scal, live, seat_played, voids, trick_cards, bids, tricks, obs, i)
-    mask_row(players, r, hook, scal, live, masks, i)
+    mask_row(players, r, hook, scal, live, masks, legal, i)
 
 
 @kernel
 def reset_kernel(seed, rows, players, r, hook, fixed_seat, opp_kind, opp_params, table, scal, dealt, live,
-                 seat_played, voids, trick_cards, bids, tricks, play_rng, obs, masks, seat_out, deal_rng, no_hands,
-                 search):
+                 seat_played, voids, trick_cards, bids, tricks, play_rng, obs, masks, legal, seat_out, deal_rng,
+                 no_hands, search):
     """Deal the next round into each row of ``rows`` (round index ``scal[i, S_EP] * n + i``) and observe it."""
     n = scal.shape[0]
     for i in rows:
@@ -338,18 +343,18 @@ def reset_kernel(seed, rows, players, r, hook, fixed_seat, opp_kind, opp_params,
             opponents_play(players, r, hook, opp_kind, opp_params, table, scal, live, seat_played, voids, trick_cards,
                            bids, tricks, play_rng, i, search)
         observe_row(players, r, hook, opp_kind, scal, live, seat_played, voids, trick_cards, bids, tricks, obs, masks,
-                    seat_out, i)
+                    legal, seat_out, i)
 
 
 @lean_kernel
 def step_kernel(seed, actions, players, r, hook, auto_reset, scal, dealt, live, seat_played, voids, trick_cards, bids,
-                tricks, play_rng, obs, masks, seat_out, rewards, dones, deal_rng, no_hands):
+                tricks, play_rng, obs, masks, legal, seat_out, rewards, dones, deal_rng, no_hands):
     """Self-play: one action per row for its current seat; rewards (n, players) float32, each seat's score in
     the step that ends its round; dones (n,) bool. Returns -1, or the first row whose action is illegal
     (then no row is stepped)."""
     n = scal.shape[0]
     for i in range(n):
-        if scal[i, S_PHASE] != PH_OVER and not is_legal(players, r, hook, scal, live, i, actions[i]):
+        if scal[i, S_PHASE] != PH_OVER and not is_legal(legal, i, actions[i]):
             return i
     for i in range(n):
         for k in range(players):
@@ -368,20 +373,20 @@ def step_kernel(seed, actions, players, r, hook, auto_reset, scal, dealt, live, 
                 reset_row(seed, scal[i, S_EP] * n + i, players, r, -1, scal, dealt, live, seat_played, voids,
                           trick_cards, bids, tricks, play_rng, i, deal_rng, no_hands)
         observe_row(players, r, hook, NO_OPPONENT, scal, live, seat_played, voids, trick_cards, bids, tricks, obs,
-                    masks, seat_out, i)
+                    masks, legal, seat_out, i)
     return -1
 
 
 @kernel
 def step_opponents_kernel(seed, actions, players, r, hook, fixed_seat, opp_kind, opp_params, table, auto_reset, scal,
-                          dealt, live, seat_played, voids, trick_cards, bids, tricks, play_rng, obs, masks, seat_out,
-                          rewards, dones, deal_rng, no_hands, search):
+                          dealt, live, seat_played, voids, trick_cards, bids, tricks, play_rng, obs, masks, legal,
+                          seat_out, rewards, dones, deal_rng, no_hands, search):
     """Against built-in opponents: the learner's action in each row, then the opponents' until the learner's
     next decision; rewards (n, 1) float32, the learner's score. Otherwise as ``step_kernel``. (A kernel of
     its own because the opponents' policies allocate, which ``lean_kernel`` code may not.)"""
     n = scal.shape[0]
     for i in range(n):
-        if scal[i, S_PHASE] != PH_OVER and not is_legal(players, r, hook, scal, live, i, actions[i]):
+        if scal[i, S_PHASE] != PH_OVER and not is_legal(legal, i, actions[i]):
             return i
     for i in range(n):
         rewards[i, 0] = 0.0
@@ -403,22 +408,18 @@ def step_opponents_kernel(seed, actions, players, r, hook, fixed_seat, opp_kind,
                 opponents_play(players, r, hook, opp_kind, opp_params, table, scal, live, seat_played, voids,
                                trick_cards, bids, tricks, play_rng, i, search)
         observe_row(players, r, hook, opp_kind, scal, live, seat_played, voids, trick_cards, bids, tricks, obs, masks,
-                    seat_out, i)
+                    legal, seat_out, i)
     return -1
 
 
 @lean_kernel
-def sample_kernel(masks, rng, out):
-    """A uniformly random legal action per row of ``masks`` (n, N_ACTIONS) int8 into ``out`` (n,) int64
-    (-1 for a row with none), drawing from ``rng`` (n,) uint64 streams."""
-    for i in range(masks.shape[0]):
-        m = masks[i]
-        lo = ZERO
-        hi = ZERO
-        for a in range(64):  # branch-free, so the loop vectorises
-            lo |= np.uint64(m[a] != 0) << np.uint64(a)
-        for a in range(64, N_ACTIONS):
-            hi |= np.uint64(m[a] != 0) << np.uint64(a - 64)
+def sample_kernel(legal, rng, out):
+    """A uniformly random legal action per row of ``legal`` (n, 2) uint64 (``mask_row``'s bits) into ``out``
+    (n,) int64 (-1 for a row with none): the k-th legal action in ascending order, k drawn from the
+    row's stream ``rng`` (n,) uint64."""
+    for i in range(legal.shape[0]):
+        lo = legal[i, 0]
+        hi = legal[i, 1]
         n_lo = popcount(lo)
         total = n_lo + popcount(hi)
         if total == 0:
@@ -465,6 +466,7 @@ class VectorEnv:
         self._play_rng = np.zeros(n, np.uint64)
         self.obs = np.zeros((n, OBS_DIM), np.int8)
         self.masks = np.zeros((n, N_ACTIONS), np.int8)
+        self._legal = np.zeros((n, 2), np.uint64)  # the same as bits: the env's own, whatever a caller does to masks
         self.seat = np.zeros(n, np.int8)  # the 1-based seat each row's observation and mask are for
         self.rewards = np.zeros((n, 1 if self.opponents else p), np.float32)
         self.dones = np.zeros(n, bool)
@@ -500,8 +502,8 @@ class VectorEnv:
         self._scal[rows, S_EP] += 1
         reset_kernel(np.uint64(self.seed), rows, self.players, self.r, self.hook, self.fixed_seat, self._kind,
                      self._params, self._table, self._scal, self._dealt, self._live, self._seat_played, self._voids,
-                     self._trick, self._bids, self._tricks, self._play_rng, self.obs, self.masks, self.seat, self._deal_rng,
-                     self._no_hands, self._search)
+                     self._trick, self._bids, self._tricks, self._play_rng, self.obs, self.masks, self._legal, self.seat,
+                     self._deal_rng, self._no_hands, self._search)
         self.dones[rows] = False
         return self.obs, self.masks
 
@@ -514,24 +516,24 @@ class VectorEnv:
         if self.opponents is None:
             bad = step_kernel(np.uint64(self.seed), a, self.players, self.r, self.hook, self.auto_reset, self._scal,
                               self._dealt, self._live, self._seat_played, self._voids, self._trick, self._bids,
-                              self._tricks, self._play_rng, self.obs, self.masks, self.seat, self.rewards, self.dones,
-                              self._deal_rng, self._no_hands)
+                              self._tricks, self._play_rng, self.obs, self.masks, self._legal, self.seat, self.rewards,
+                              self.dones, self._deal_rng, self._no_hands)
         else:
             bad = step_opponents_kernel(np.uint64(self.seed), a, self.players, self.r, self.hook, self.fixed_seat,
                                         self._kind, self._params, self._table, self.auto_reset, self._scal, self._dealt,
                                         self._live, self._seat_played, self._voids, self._trick, self._bids,
-                                        self._tricks, self._play_rng, self.obs, self.masks, self.seat, self.rewards,
-                                        self.dones, self._deal_rng, self._no_hands, self._search)
+                                        self._tricks, self._play_rng, self.obs, self.masks, self._legal, self.seat,
+                                        self.rewards, self.dones, self._deal_rng, self._no_hands, self._search)
         if bad >= 0:
             raise ValueError(f"action {int(a[bad])} is not legal in row {bad} (seat {int(self.seat[bad])}): legal are "
-                             f"{np.flatnonzero(self.masks[bad]).tolist()}; no row was stepped")
+                             f"{[a for a in range(N_ACTIONS) if int(self._legal[bad, a >> 6]) >> (a & 63) & 1]}; no row was stepped")
         rewards = self.rewards[:, 0] if self.opponents else self.rewards
         return self.obs, self.masks, rewards, self.dones
 
     def sample_actions(self) -> np.ndarray:
         """A uniformly random legal action per row (-1 for a finished row), drawn in a kernel."""
         out = np.empty(self.n, np.int64)
-        sample_kernel(self.masks, self._action_rng, out)
+        sample_kernel(self._legal, self._action_rng, out)
         return out
 
 

@@ -13,6 +13,7 @@ Only the command installs it (``wizsim/__main__.py``); a library leaves its host
 
 from __future__ import annotations
 
+import functools
 import os
 import signal
 import threading
@@ -44,7 +45,9 @@ def raise_or_retry(signum: int, frame, error: BaseException) -> None:
     signal again after ``RETRY_SECONDS``."""
     if swallowed_here(frame) and _retries["n"] < MAX_RETRIES:
         _retries["n"] += 1
-        timer = threading.Timer(RETRY_SECONDS, os.kill, (os.getpid(), signum))
+        # os.kill on Windows terminates the process for any signal but Ctrl-C/Break events: raise it there
+        send = signal.raise_signal if os.name == "nt" else functools.partial(os.kill, os.getpid())
+        timer = threading.Timer(RETRY_SECONDS, send, (signum,))
         timer.daemon = True
         timer.start()
         return

@@ -61,7 +61,8 @@ DEFAULT_PLAY_ADVICE_NOISE = 0.0
 # [-0.017, +0.013] (value -0.38 [-1.24, +0.49]), search +0.023 [+0.003, +0.043]; the bid_shift tables
 # move by under 0.015. A search table stays over-predicted, most at 15 cards: its players bid a
 # little under the heuristic (the four bids sum to 13.7 against 15.0 at 15 cards) and then shed their
-# surplus tricks onto the other seats, so what the model misses is their play (README, robustness). At 100 questions (paired with 0, benchmarks/results/robustness-bid-100*.json):
+# surplus tricks onto the other seats, so what the model misses is their play (README, robustness).
+# At 100 questions (paired with 0, benchmarks/results/robustness-bid-100*.json):
 # heuristic +0.023 -> +0.016 (value +3.08 -> +2.35), random -0.100 -> -0.018, search -0.053 -> -0.045,
 # mixed -0.063 -> -0.037.
 DEFAULT_DOUBT = 0.2

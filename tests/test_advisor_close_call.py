@@ -68,49 +68,82 @@ def test_one_work_budget_covers_sampling_and_rejection(monkeypatch):
     assert work <= sampling.default_budget(q) * 1.02
 
 
-def test_opponents_dearer_than_the_whole_budget_still_get_an_answer():
-    """A deal against these search players costs more than the whole budget (512 worlds a decision): the
-    advisor still plays its first deals (it once answered with no deal at all and the table printed
-    None) and says it stopped at the budget."""
-    got = advise("W,AS,3H", "S", 2, bids=[1], policy="search:worlds=512", seed=1)
-    assert got.samples >= sampling.MIN_DEALS
+def test_own_search_play_dearer_than_the_whole_budget_still_gets_an_answer():
+    """A deal with the player's own cards played by search on 512 worlds costs more than the whole budget:
+    the advisor still plays its first deals (it once answered with no deal at all and the table printed
+    None), on the fewest worlds, and says so."""
+    got = advise("W,AS,3H,KD,7C", "S", 2, bids=[1], play="search:worlds=512", seed=1)
+    assert sampling.MIN_DEALS <= got.samples < sampling.MIN_SEARCH_DEALS
     assert all(row["p_exact"] is not None for row in got.to_dict()["table"])
-    assert got.capped
-    text = CliRunner().invoke(main, ["advise", "--hand", "W,AS,3H", "--trump", "S", "--seat", "2", "--bids", "1",
-                                     "--policy", "search:worlds=512", "--seed", "1"])
+    assert "search players decide on 4 worlds instead of 512" in got.warning
+    text = CliRunner().invoke(main, ["advise", "--hand", "W,AS,3H,KD,7C", "--trump", "S", "--seat", "2", "--bids",
+                                     "1", "--play", "search:worlds=512", "--seed", "1"])
     assert text.exit_code == 0, text.output
 
 
+def test_search_opponents_too_dear_for_fifty_deals_are_played_out_by_their_stand_in():
+    """Against search players, 50 deals of 6 cards cost more than the whole budget even on 4 worlds: an answer on a few deals is worse than none (the best of a few deals is the one they
+    flattered), so the simulations play them as the heuristic that weighs their bids, keep the
+    heuristic's precision, and say so. A sample count given plays them as named."""
+    hand, name = "W,AS,3H,KD,7C,9H", "search:worlds=8:bid_shift=-0.25"
+    got = advise(hand, "S", 2, bids=[1], policy=name, seed=1)
+    assert "search opponents are played out by the heuristic" in got.warning
+    assert got.samples >= sampling.FIRST_BATCH and not got.capped
+    q = make_question(hand, "S", 2, 4, bids="1", policy=name, player_policy="heuristic")
+    model = OpponentModel.build(opponent_names(name, 4, 2), 1, "heuristic", 0.7, 0.0, None, 0.2)
+    cost = lambda m: sum(sampling.deal_costs(q, m))  # noqa: E731
+    stand_in, _ = sampling.affordable(q, model, sampling.default_budget(q, model), cost)
+    assert stand_in.names == ("heuristic:bid_shift=-0.25:play_noise=0.1", "heuristic",
+                              "heuristic:bid_shift=-0.25:play_noise=0.1", "heuristic:bid_shift=-0.25:play_noise=0.1")
+    # the bids are still weighed by the same model: the stand-in is what weighs them
+    assert (stand_in.kinds == model.kinds).all() and (stand_in.params == model.params).all()
+    named = advise(hand, "S", 2, bids=[1], policy=name, seed=1, samples=2)
+    assert named.samples == 2 and named.warning is None
+
+
 def test_search_players_too_dear_for_the_budget_decide_on_fewer_worlds_and_it_is_said():
-    """Default precision against search players at 14 cards: as named, one deal costs more than the whole
-    budget (it ran 20 s for 2 deals); they decide on fewer worlds in the simulations, and the answer says
-    so. A sample count given plays them as named."""
+    """Default precision against search players at 3 cards: as named (32 worlds), 50 deals cost more than
+    the whole budget; on fewer worlds they fit, and the answer says so. At 14 cards even 4 worlds are too
+    dear and the stand-in plays them (above). A sample count given plays them as named."""
     from wizsim.policies import policy_cost
 
     assert policy_cost("search", 3) < policy_cost("search", 6) < policy_cost("search", 15)
     assert policy_cost("search:worlds=8", 15) < policy_cost("search", 15)
-    q = make_question("W,AS,3H,KD,7C,9H,2D,JC,QS,4H,5S,6S,8D,TC", "S", 3, 4, bids="2,4", policy="search",
-                      player_policy="heuristic")
+    q = make_question("W,AS,3H", "S", 3, 4, bids="1,0", policy="search", player_policy="heuristic")
     model = OpponentModel.build(opponent_names("search", 4, 3), 2, "heuristic", 0.7, 0.0, None, 0.2)
-    cut, said = sampling.affordable(q, model, sampling.default_budget(q, model), sum(sampling.deal_costs(q, model)))
+    cost = lambda m: sum(sampling.deal_costs(q, m))  # noqa: E731
+    budget = sampling.default_budget(q, model)
+    cut, said = sampling.affordable(q, model, budget, cost)
     assert said and "worlds instead of 32" in said
-    assert [n for n in cut.names if n != "heuristic"] == ["search:worlds=4"] * 3
-    assert sum(sampling.deal_costs(q, cut)) < sum(sampling.deal_costs(q, model))
-    small = make_question("W,AS,3H", "S", 2, 4, bids="1", policy="search", player_policy="heuristic")
-    model3 = OpponentModel.build(opponent_names("search", 4, 2), 1, "heuristic", 0.7, 0.0, None, 0.2)
-    assert sampling.affordable(small, model3, sampling.default_budget(small, model3),
-                               sum(sampling.deal_costs(small, model3))) == (model3, None)
-    got = advise("W,AS,3H,KD,7C,9H,2D,JC,QS,4H", "S", 3, bids=[2, 4], policy="search", seed=2)
-    assert "search players decide on" in got.warning and got.samples >= sampling.MIN_DEALS
+    fewer = [n for n in cut.names if n != "heuristic"]
+    assert len(set(fewer)) == 1 and fewer[0].startswith("search:worlds=")
+    assert sampling.MIN_SEARCH_WORLDS <= int(fewer[0].split("=")[1]) < 32
+    assert sampling.MIN_SEARCH_DEALS * cost(cut) <= budget < sampling.MIN_SEARCH_DEALS * cost(model)
+    cheap = OpponentModel.build(opponent_names("search:worlds=4", 4, 3), 2, "heuristic", 0.7, 0.0, None, 0.2)
+    assert sampling.affordable(q, cheap, budget, cost) == (cheap, None)
+    got = advise("W,AS,3H", "S", 3, bids=[1, 0], policy="search", seed=2)
+    assert "search players decide on" in got.warning and got.samples >= sampling.MIN_SEARCH_DEALS
+    big = make_question("W,AS,3H,KD,7C,9H,2D,JC,QS,4H,5S,6S,8D,TC", "S", 3, 4, bids="2,4", policy="search",
+                        player_policy="heuristic")
+    stand_in, said = sampling.affordable(big, model, sampling.default_budget(big, model),
+                                         lambda m: sum(sampling.deal_costs(big, m)))
+    assert "played out by the heuristic" in said and not any(n.startswith("search") for n in stand_in.names)
 
 
 def test_trump_advice_against_search_players_counts_their_work():
     """The dealer's suit advice once budgeted search players as the heuristic: 1,000 deals and more of
-    four suits' play-outs with them, which ran for hours at 10 cards. It now counts their cost, cuts
-    their worlds where even two deals would overrun the budget, and says so."""
+    four suits' play-outs with them, which ran for hours at 10 cards. It now counts their cost: at 2 cards
+    the search players decide on fewer worlds, at 6 even 4 worlds are too dear for 50 deals and the
+    heuristic stands in for them; each answer says so."""
+    import time
+
     from wizsim import advise_trump
 
+    started = time.perf_counter()
     got = advise_trump("AS,3H,KD,7C,9H,2D", 4, policy="search", seed=5, doubt=0.0)
-    assert sampling.MIN_DEALS <= got.samples < 100
-    assert "search players decide on" in got.warning and got.to_dict()["warning"] == got.warning
+    assert time.perf_counter() - started < 30
+    assert got.samples >= sampling.FIRST_BATCH
+    assert "played out by the heuristic" in got.warning and got.to_dict()["warning"] == got.warning
+    small = advise_trump("AS,3H", 4, policy="search", seed=5, doubt=0.0)
+    assert "search players decide on" in small.warning and small.samples >= sampling.MIN_DEALS
     assert advise_trump("AS,3H,KD,7C,9H,2D", 4, seed=5).warning is None

@@ -304,7 +304,16 @@ def _exact(q: PlayQuestion, state, model, candidates: np.ndarray, seed: int) -> 
 
 def _monte_carlo(q: PlayQuestion, state, model, candidates: np.ndarray, seed: int, samples: int | None,
                  max_samples: int | None) -> Evaluation:
-    from wizsim.advisor.sampling import FIRST_BATCH, MIN_DEALS, PILOT, _weights, affordable, separated, threshold
+    from wizsim.advisor.sampling import (
+        FIRST_BATCH,
+        MIN_DEALS,
+        MIN_SEARCH_DEALS,
+        PILOT,
+        _weights,
+        affordable,
+        separated,
+        threshold,
+    )
     from wizsim.policies import policy_cost
     from wizsim.sim.evaluation import evaluate_worlds
     from wizsim.sim.worlds import sample_worlds
@@ -319,13 +328,14 @@ def _monte_carlo(q: PlayQuestion, state, model, candidates: np.ndarray, seed: in
 
     cut_warning = None
     if samples is None:
-        model, cut_warning = affordable(q, model, MAX_WORK, world_cost(model))
+        model, cut_warning = affordable(q, model, MAX_WORK, world_cost)
     per_play = float(np.mean([policy_cost(n, cards_left) for n in model.names]))
     per_world = world_cost(model)
     per_draw = (q.players - 1) * (1 + len(q.played) // q.players)  # model decisions asked per world weighed
     floor = MIN_CAP if per_play <= 1 else MIN_DEALS
     cap = samples if samples is not None else (max_samples or max(floor, int(MAX_WORK // per_world)))
-    want = samples if samples is not None else min(FIRST_BATCH, cap, max(1, int(MAX_WORK / 4 / per_world)))
+    want = samples if samples is not None else min(FIRST_BATCH, cap, max(1, int(MAX_WORK / 4 / per_world),
+                                                                          min(MIN_SEARCH_DEALS, int(MAX_WORK / per_world))))
     allowed = np.ones(k, bool)
     conditioned = _conditioned(q, model)
     parts: list[np.ndarray] = []

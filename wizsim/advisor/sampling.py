@@ -362,35 +362,81 @@ def unlikely_warning(q, setup, model_bids: np.ndarray, named_ok: np.ndarray) -> 
 
 # The fewest worlds a search player decides on in the simulations when default precision cuts them.
 MIN_SEARCH_WORLDS = 4
+# The fewest deals (worlds, for play advice) a default-precision answer with search players in its
+# simulations rests on. Fewer are worse than a stand-in: the best of a few deals is the one they flattered
+# (told ``search:worlds=8`` at a table of them, 15 cards, answers of about 2 deals were made 0.41 less often
+# than they said, benchmarks/results/robustness-told-search-r15.json).
+MIN_SEARCH_DEALS = 50
 
 
-def affordable(q, model, budget: float, per_deal: float) -> tuple[object, str | None]:
-    """Default precision: ``model`` with its search players deciding on fewer worlds in the simulations
-    when ``MIN_DEALS`` deals of ``per_deal`` work would cost more than the whole ``budget`` (a 14-card
-    hand against search players: seconds a deal), and the line that says so; else ``model`` and None.
-    A sample count given by the user plays them as named, however long it takes."""
-    from dataclasses import replace
+def _search_worlds(name: str) -> int | None:
+    """The worlds of a search policy's name, None for any other policy."""
+    from wizsim.policies import parse_policy
 
+    spec = parse_policy(name)
+    if spec.entry.name != "search":
+        return None
+    return int(spec.values[[p.name for p in spec.entry.params].index("worlds")])
+
+
+def search_stand_in(name: str, play_noise: float) -> str:
+    """The heuristic that stands in for search policy ``name`` in the simulations: the model that weighs
+    its bids (``advisor.opponents``: the heuristic with its ``bid_shift``), playing with the model's noise."""
+    from wizsim.advisor.opponents import with_play_noise
     from wizsim.policies import check_policy, parse_policy
 
-    if MIN_DEALS * per_deal <= budget:
+    spec = parse_policy(name)
+    shift = spec.values[[p.name for p in spec.entry.params].index("bid_shift")]
+    return with_play_noise(check_policy(f"heuristic:bid_shift={shift!r}"), play_noise)
+
+
+def affordable(q, model, budget: float, cost) -> tuple[object, str | None]:
+    """Default precision: ``model`` as it can be simulated on ``MIN_SEARCH_DEALS`` deals within ``budget``
+    (``cost(model)``: one deal's work), and the line that says what was changed (None: nothing).
+
+    Search players (a 14-card hand against them: seconds a deal) first decide on fewer worlds, down to
+    ``MIN_SEARCH_WORLDS``; when even that is too dear, the search opponents are played out by their
+    stand-in (``search_stand_in``) and the player's own search play keeps the fewest worlds. A sample
+    count given by the user plays them as named, however long it takes."""
+    from dataclasses import replace
+
+    from wizsim.policies import check_policy
+
+    per_deal = cost(model)
+    if MIN_SEARCH_DEALS * per_deal <= budget:
         return model, None
-    names, cut = list(model.names), {}
-    for s, name in enumerate(names):
-        spec = parse_policy(name)
-        if spec.entry.name != "search":
-            continue
-        worlds = int(spec.values[[p.name for p in spec.entry.params].index("worlds")])
-        fewer = max(MIN_SEARCH_WORLDS, int(worlds * budget / (MIN_DEALS * per_deal)))
-        if fewer < worlds:
-            names[s] = check_policy(f"{name}:worlds={fewer}")
-            cut[worlds] = fewer
-    if not cut:
+    worlds = {s: w for s, n in enumerate(model.names) if (w := _search_worlds(n)) is not None}
+    if not worlds:
         return model, None
-    said = ", ".join(f"{fewer} worlds instead of {worlds}" for worlds, fewer in sorted(cut.items()))
-    return replace(model, names=tuple(names)), (
-        f"the search players decide on {said} in the simulations: as named, one deal would cost more than "
-        f"the whole time budget (give the samples to play them as named)")
+
+    def cut(fewer_of) -> tuple:
+        names = list(model.names)
+        for s in worlds:
+            names[s] = fewer_of(s)
+        return replace(model, names=tuple(names))
+
+    def at_most(w: int):
+        return cut(lambda s: check_policy(f"{model.names[s]}:worlds={min(worlds[s], w)}"))
+
+    fits = lambda m: MIN_SEARCH_DEALS * cost(m) <= budget  # noqa: E731
+    low, high = MIN_SEARCH_WORLDS, max(worlds.values())  # the most worlds that fit: cost grows with them
+    if fits(at_most(low)) or all(s == model.me for s in worlds):
+        while low < high:
+            mid = (low + high + 1) // 2
+            low, high = (mid, high) if fits(at_most(mid)) else (low, mid - 1)
+        changed = sorted({(w, low) for w in worlds.values() if low < w})
+        if not changed:
+            return model, None
+        said = ", ".join(f"{f} worlds instead of {w}" for w, f in changed)
+        return at_most(low), (f"the search players decide on {said} in the simulations: as named, "
+                              f"{MIN_SEARCH_DEALS} deals would cost more than the whole time budget (give the "
+                              f"samples to play them as named)")
+    stand_in = cut(lambda s: (check_policy(f"{model.names[s]}:worlds={MIN_SEARCH_WORLDS}") if s == model.me
+                              else search_stand_in(model.names[s], model.play_noise)))
+    mine = " (your own later play by search on 4 worlds)" if model.me in worlds else ""
+    return stand_in, (f"the search opponents are played out by the heuristic in the simulations, as their bids are "
+                      f"weighed{mine}: as named, {MIN_SEARCH_DEALS} deals would cost more than the whole time "
+                      f"budget (give the samples to play them as named)")
 
 
 def sample(q, model, seed: int, samples: int | None = None, allowed: np.ndarray | None = None,
@@ -399,7 +445,7 @@ def sample(q, model, seed: int, samples: int | None = None, allowed: np.ndarray 
     started, compiled = time.perf_counter(), compile_seconds()  # the limit leaves out compiling
     cut_warning = None
     if samples is None:
-        model, cut_warning = affordable(q, model, default_budget(q, model), sum(deal_costs(q, model)))
+        model, cut_warning = affordable(q, model, default_budget(q, model), lambda m: sum(deal_costs(q, m)))
     setup = kernel_setup(q, model)
     played_cost, drawn_cost = deal_costs(q, model)
     mixed = setup["doubt"] > 0  # the table's type in doubt: every deal weighed, and played out on its type
@@ -411,7 +457,8 @@ def sample(q, model, seed: int, samples: int | None = None, allowed: np.ndarray 
         max_tried = min(MAX_TRIED, MAX_TRIED_FACTOR * max(cap, FIRST_BATCH)) if weighed else None
     else:
         budget = default_budget(q, model)
-        first = max(MIN_DEALS, min(FIRST_BATCH, int(budget / 4 / (played_cost + drawn_cost))))
+        per = played_cost + drawn_cost  # a quarter of the budget, but no fewer than MIN_SEARCH_DEALS that fit
+        first = max(MIN_DEALS, min(FIRST_BATCH, max(int(budget / 4 / per), min(MIN_SEARCH_DEALS, int(budget / per)))))
         want = min(first, max_samples or first)
         cap = max_samples or np.inf
         max_tried = None

@@ -175,7 +175,7 @@ def _monte_carlo(qs, model, describe, hook, samples, seed, max_samples, started)
     if samples is None and deal_costs(q0, model)[0] > deal_costs(q0)[0]:
         # opponents dearer than the heuristic (search): the budget counts their work, four suits a deal
         budget = default_budget(q0, model)
-        model, cut_warning = affordable(q0, model, budget, len(SUITS) * sum(deal_costs(q0, model)))
+        model, cut_warning = affordable(q0, model, budget, lambda m: len(SUITS) * sum(deal_costs(q0, m)))
         cap = max_samples or max(MIN_DEALS, int(budget / (len(SUITS) * sum(deal_costs(q0, model)))))
     setups = [kernel_setup(q, model) for q in qs]
     want = samples if samples is not None else min(FIRST_BATCH, cap)

@@ -247,6 +247,8 @@ def main() -> None:
                     "(default: the advisor's)")
     ap.add_argument("--doubt", type=float, default=None, help="bid advice: the prior of the blind table "
                     "(default: the advisor's)")
+    ap.add_argument("--play-doubt", type=float, default=None, help="play advice: the prior of the blind table "
+                    "in the worlds' weights (default: the advisor's)")
     ap.add_argument("--no-play", action="store_true", help="bid advice only")
     ap.add_argument("--no-bid", action="store_true", help="play advice only")
     ap.add_argument("--quick", action="store_true", help="r = 6 and 10 only")
@@ -260,6 +262,8 @@ def main() -> None:
     play_trust = {**trust, **({"play_trust": args.play_trust} if args.play_trust is not None else {})}
     if args.doubt is not None:  # bid advice only
         trust["doubt"] = args.doubt
+    if args.play_doubt is not None:
+        play_trust["doubt"] = args.play_doubt
     results = []
     print(f"{'table':<26} {'r':>2}  {'bid: refusals':>13}  {'obs - pred P(exact)':>24}  {'value of advised bid':>24}"
           f"  {'play: refusals':>14}  {'value of play advice':>24}  {'obs - pred P(make)':>24}"

@@ -21,6 +21,7 @@ from wizsim.policies.reference import (
     heuristic_card,
     heuristic_trump_choices,
     play_likelihood,
+    play_likelihoods,
     trump_weight,
 )
 from wizsim.rules.reference import Trick, score_round
@@ -60,6 +61,44 @@ def heard(q, hands: dict[int, set[int]], turn_up: int, bid_trust: float = 1.0, p
         w *= play_likelihood(kinds, play_trust, q.players, q.r, q.me, masks, turn_up, q.trump, list(q.bids),
                              list(q.played), len(q.played))
     return w
+
+
+def heard_mixed(q, hands: dict[int, set[int]], turn_up: int, bid_trust: float, play_trust: float,
+                doubt: float) -> float:
+    """``heard`` with the table's type in doubt: ``(1 - doubt) * P(what was done | hands, the model) + doubt
+    * P(what was done | a blind table)``, each a probability of the same observations: every heard bid
+    (uniform over the legal bids on the blind table, and under the model at trust 0), the named suit and
+    the chosen cards where the model weighs them (a quarter; one of the seat's legal cards uniformly)."""
+    dealer = q.players - 1
+    whole = {s: sorted(hands[s] | set(cards_of(q.seat_played[s]))) for s in hands}
+    model, blind = 1.0, 1.0
+    for s in range(q.players):
+        if s == q.me:
+            continue
+        forbidden = -1
+        if q.hook and s == dealer:
+            left = q.r - sum(q.bids[:-1])
+            forbidden = left if 0 <= left <= q.r else -1
+        n_bids = len([b for b in range(q.r + 1) if b != forbidden])
+        blind /= n_bids
+        if bid_trust == 0:
+            model /= n_bids
+        else:
+            b = heuristic_bid(PARAMS, VALUES, s, q.players, q.r, whole[s], q.trump, list(q.bids), forbidden)
+            model *= bid_weight(b, q.bids[s], q.r, forbidden, bid_trust)
+    if q.trump_card is not None and 52 <= q.trump_card < 56 and q.me != dealer and bid_trust > 0:
+        model *= trump_weight(heuristic_trump_choices(PARAMS, VALUES, q.players, q.r, whole[dealer]), q.trump, bid_trust)
+        blind /= 4
+    if play_trust > 0 and q.played:
+        masks = [0] * q.players
+        for s in range(q.players):
+            cards = whole[s] if s != q.me else set(q.hand) | set(cards_of(q.seat_played[s]))
+            masks[s] = sum(1 << c for c in cards)
+        by_model, by_chance = play_likelihoods([1] * q.players, play_trust, q.players, q.r, q.me, masks, turn_up,
+                                               q.trump, list(q.bids), list(q.played), len(q.played))
+        model *= by_model
+        blind *= by_chance
+    return (1 - doubt) * model + doubt * blind
 
 
 def deals(q):

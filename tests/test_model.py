@@ -137,12 +137,16 @@ def test_play_likelihood_is_the_twin(seed, players, trust, blind, me):
     me %= players
     bids = [rnd.randint(0, r) for _ in range(players)]
     kinds = np.array([0 if blind >> s & 1 else 1 for s in range(players)], np.int8)
-    got = k.play_likelihood(kinds, trust, players, r, me, _masks(hands), turn_up, trump, np.array(bids, np.int8),
-                            np.array(order or [0], np.int8), len(order))
-    want = ref.play_likelihood(kinds, trust, players, r, me, _masks(hands), turn_up, trump, bids, order, len(order))
+    got, got_blind = k.play_likelihoods(kinds, trust, players, r, me, _masks(hands), turn_up, trump,
+                                        np.array(bids, np.int8), np.array(order or [0], np.int8), len(order))
+    want, want_blind = ref.play_likelihoods(kinds, trust, players, r, me, _masks(hands), turn_up, trump, bids, order,
+                                            len(order))
     assert got == pytest.approx(want, rel=1e-12, abs=1e-300)
+    assert got_blind == pytest.approx(want_blind, rel=1e-12, abs=1e-300)
+    assert got == k.play_likelihood(kinds, trust, players, r, me, _masks(hands), turn_up, trump,
+                                    np.array(bids, np.int8), np.array(order or [0], np.int8), len(order))
     if trust == 0.0:
-        assert got == 1.0
+        assert got == got_blind == 1.0
 
 
 def test_play_likelihood_weighs_only_real_choices():
@@ -168,3 +172,9 @@ def test_play_likelihood_weighs_only_real_choices():
     assert 0 < chose < forced
     assert k.play_likelihood(kinds, 1.0, players, r, 0, masks("AS,2C,3C", "3S,KS,AH", "4C,5C,6C"), -1, trump,
                              bids, order, 2) == 0.0
+    # on the blind table each card is one of the seat's legal cards drawn uniformly: a single spade is
+    # certain, one of two spades is a half (the led ace is seat 1's own, not weighed)
+    assert k.play_likelihoods(kinds, 0.8, players, r, 0, masks("AS,2C,3C", "3S,AH,2H", "4C,5C,6C"), -1, trump,
+                              bids, order, 2)[1] == 1.0
+    assert k.play_likelihoods(kinds, 0.8, players, r, 0, masks("AS,2C,3C", "3S,KS,AH", "4C,5C,6C"), -1, trump,
+                              bids, order, 2)[1] == 0.5

@@ -172,7 +172,7 @@ def test_table_and_json_shape():
     obj = _strict_json(result.output)
     assert list(obj) == ["phase", "hand", "players", "seat", "trump", "trump_card", "bids", "played",
                          "tricks_taken", "hook", "best_card", "method", "samples", "table", "ess", "policy",
-                         "bid_trust", "play_trust", "play_noise", "warning"]
+                         "bid_trust", "play_trust", "play_noise", "doubt", "warning"]
     assert obj["phase"] == "play" and obj["method"] == "exact"
     assert obj == json.loads(json.dumps(a.to_dict()))
     assert len(obj["tricks_taken"]) == st["players"]

@@ -10,6 +10,7 @@ doubt 1 the advice is the advice against random opponents, at doubt 0 the plain 
 from __future__ import annotations
 
 import itertools
+import json
 
 import numpy as np
 import pytest
@@ -158,7 +159,7 @@ def test_round_one_exact_with_doubt_is_the_mixture_of_the_two_tables():
     assert blind.p_exact[1] == pytest.approx(advise(**q, policy="random").p_exact[1])
 
 
-def test_trump_advice_doubts_the_table_too_and_the_cli_refuses_doubt_for_play_advice():
+def test_trump_advice_doubts_the_table_too_and_play_advice_takes_the_doubt():
     from click.testing import CliRunner
 
     import wizsim
@@ -168,5 +169,8 @@ def test_trump_advice_doubts_the_table_too_and_the_cli_refuses_doubt_for_play_ad
     bid = wizsim.advise("W,AS,3H,KH,QH", "H", 4, trump_card="W", seed=1, samples=2000, doubt=0.5)
     assert a.ev[1] == pytest.approx(bid.ev[bid.best_bid], abs=1e-9)
     out = CliRunner().invoke(main, ["advise", "--hand", "AS,KD,3H", "--trump", "S", "--seat", "1", "--bids",
-                                    "1,0,1,1", "--doubt", "0.2"])
-    assert out.exit_code == 2 and "--doubt is for bid and trump advice" in out.output
+                                    "1,0,1,1", "--doubt", "0.2", "--seed", "4", "--json"])
+    assert out.exit_code == 0, out.output
+    got = json.loads(out.output)
+    assert got["doubt"] == 0.2 and got["phase"] == "play"
+    assert got == wizsim.advise_play("AS,KD,3H", "S", 1, bids=[1, 0, 1, 1], doubt=0.2, seed=4).to_dict()

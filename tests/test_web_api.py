@@ -70,8 +70,12 @@ def test_the_opponents_model_reaches_the_library(client):
     advice = wizsim.advise("W,AS,3H", "S", 2, bids=[3], samples=300, seed=3, bid_trust=0.9, play_noise=0.2, doubt=0.5)
     assert res.json() == {**advice.to_dict(), "p_tricks": advice.p_tricks.tolist()}
     assert res.json() != post(client, {**body, "doubt": 0.0}).json()  # the doubt is not dropped on the way
-    play = post(client, {"hand": "AS,KH", "trump": "S", "seat": 2, "bids": "1,0,1,0", "played": "5H", "doubt": 0.5})
-    assert play.status_code == 422 and play.json()["detail"].startswith("doubt: it is for bid and trump advice")
+    play = post(client, {"hand": "AS,KH", "trump": "S", "seat": 2, "bids": "1,0,1,0", "played": "5H", "doubt": 0.5,
+                         "seed": 3})
+    assert play.status_code == 200, play.text
+    assert play.json() == wizsim.advise_play("AS,KH", "S", 2, bids=[1, 0, 1, 0], played="5H", doubt=0.5,
+                                             seed=3).to_dict()
+    assert play.json()["doubt"] == 0.5
 
 
 def test_round_one_is_exact(client):

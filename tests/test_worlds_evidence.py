@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from play_brute import heard, random_state
+from play_brute import heard, heard_mixed, random_state
 
 from wizsim.advisor.opponents import OpponentModel, opponent_names
 from wizsim.advisor.play import count_deals, enumerate_deals, weigh_worlds
@@ -50,3 +50,35 @@ def test_world_weights_equal_the_twins(st, trusts):
     if bid_trust < 1:
         assert (like > 0).all()  # soft evidence: no legal world is impossible
     assert np.unique(u).size == len(u)
+
+
+@pytest.mark.parametrize("trusts", [(1.0, 0.0), (0.7, 0.5), (0.0, 0.9), (0.0, 0.0)])
+@pytest.mark.parametrize("st", STATES)
+def test_world_weights_with_the_table_in_doubt_equal_the_twins(st, trusts):
+    """The mixture of the model's table and the blind one (``doubt`` 0.2): each world's weight is the
+    prior-weighted sum of the two tables' probabilities of what the opponents did, from the twins."""
+    bid_trust, play_trust = trusts
+    q = make_play_question(**st)
+    model = OpponentModel.build(opponent_names(None, q.players, q.seat), q.me, "heuristic", bid_trust, play_trust,
+                                0.0, 0.2)
+    worlds, turn_ups = enumerate_deals(q)
+    like, _, _ = weigh_worlds(q, q.state(), model, worlds, turn_ups, seed=5, first_index=0)
+    others = [s for s in range(q.players) if s != q.me]
+    want = [heard_mixed(q, {s: {int(c) for c in mask_to_cards(int(worlds[i, s]))} for s in others},
+                        int(turn_ups[i]), bid_trust, play_trust, 0.2) for i in range(len(worlds))]
+    assert like.tolist() == pytest.approx(want, rel=1e-9, abs=1e-300)
+    assert (like > 0).all()
+
+
+@pytest.mark.parametrize("st", STATES[:3])
+def test_a_table_surely_blind_with_its_cards_untrusted_is_conditioning_on_nothing(st):
+    """``doubt`` 1 leaves only the blind table: heard bids tell nothing, so (cards untrusted too) the exact
+    answer is the one that weighs nothing; ``doubt`` 0 is the model's own."""
+    from wizsim import advise_play
+
+    blind = advise_play(**st, doubt=1.0, play_trust=0.0, method="exact")
+    nothing = advise_play(**st, bid_trust=0.0, play_trust=0.0, method="exact")
+    assert blind.p_make.tolist() == pytest.approx(nothing.p_make.tolist(), abs=1e-12)
+    assert blind.ev.tolist() == pytest.approx(nothing.ev.tolist(), abs=1e-9)
+    sure = advise_play(**st, doubt=0.0, method="exact")
+    assert sure.to_dict() == {**advise_play(**st, method="exact").to_dict(), "doubt": 0.0}

@@ -22,6 +22,7 @@ from wizsim.advisor.opponents import (
     DEFAULT_BID_TRUST,
     DEFAULT_DOUBT,
     DEFAULT_OPPONENTS,
+    DEFAULT_PLAY_ADVICE_DOUBT,
     DEFAULT_PLAY_NOISE,
     DEFAULT_PLAY_TRUST,
 )
@@ -425,9 +426,11 @@ def simulate(players, round_size, rounds, games, policy, policies, hook, seed, t
               show_default=f"{DEFAULT_PLAY_NOISE:g} for bid and trump advice, 0 for play advice",
               help="How often, 0..1, an opponent modelled by the heuristic plays a random legal card instead of "
                    "the heuristic's in the simulations: 0 plays exactly as the heuristic.")
-@click.option("--doubt", type=click.FloatRange(0, 1), default=None, show_default=f"{DEFAULT_DOUBT:g}",
-              help="Bid and trump advice: the prior chance, 0..1, that the table is nothing like the model (blind bids, "
-                   "random cards); the heard bids update it deal by deal. 0 trusts the model's table.")
+@click.option("--doubt", type=click.FloatRange(0, 1), default=None,
+              show_default=f"{DEFAULT_DOUBT:g} for bid and trump advice, {DEFAULT_PLAY_ADVICE_DOUBT:g} for play advice",
+              help="The prior chance, 0..1, that the table is nothing like the model (blind bids, random cards); "
+                   "what they did updates it deal by deal. 0 trusts the model's table. Play advice weighs its "
+                   "deals by it and plays them out on the model's table.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the table.")
 @bad_input_is_usage_error
 def advise(hand, trump, seat, players, bids, played, hook, trump_card, samples, seed, policy, play, bid_trust,
@@ -447,9 +450,6 @@ def advise(hand, trump, seat, players, bids, played, hook, trump_card, samples, 
 
     advice_ext = kernels_ext(f"{policy or DEFAULT_OPPONENTS},{play or PLAYER_POLICY}")
 
-    if doubt is not None and not is_trump_question(trump, trump_card, seat, players, bids) \
-            and advice_phase(bids, seat, players) == "play":
-        raise click.UsageError("--doubt is for bid and trump advice: leave it out for play advice")
     if is_trump_question(trump, trump_card, seat, players, bids):
         from wizsim.advisor import advise_trump
         from wizsim.sim.candidates import candidate_rounds_kernel
@@ -471,7 +471,8 @@ def advise(hand, trump, seat, players, bids, played, hook, trump_card, samples, 
         echo(run_interruptibly(lambda: advise_play(hand, trump, seat, players, bids=bids, played=played or "",
                                                    hook=hook, trump_card=trump_card, samples=samples, seed=seed,
                                                    policy=policy, play=play, bid_trust=bid_trust,
-                                                   play_trust=play_trust, play_noise=play_noise)), as_json)
+                                                   play_trust=play_trust, play_noise=play_noise, doubt=doubt)),
+             as_json)
         return
     if played:
         raise click.UsageError(f"--played is for play advice, once the bidding is over: give all {players} bids "

@@ -67,6 +67,10 @@ DEFAULT_PLAY_ADVICE_NOISE = 0.0
 # mixed -0.063 -> -0.037.
 DEFAULT_DOUBT = 0.2
 DOUBT_POLICY = "random"
+# Play advice weighs its worlds by the same mixture (``advisor.play``: the heard bids, a named suit and the
+# cards chosen, on the model's table and on a blind one), but plays them out on the model's table only, so
+# that the endgame's enumeration stays exact.
+DEFAULT_PLAY_ADVICE_DOUBT = 0.0
 
 
 _DEFAULTS = {"bid_trust": DEFAULT_BID_TRUST, "play_trust": DEFAULT_PLAY_TRUST, "play_noise": DEFAULT_PLAY_NOISE,

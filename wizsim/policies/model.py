@@ -163,27 +163,38 @@ def play_likelihood(kinds, trust, players, r, me, hands, turn_up, trump, bids, o
     not blind, each compared with the heuristic's card in that seat's place (its hand then, the tricks
     taken, the cards played, the trick so far and the voids shown). The cards are replayed through the
     one trick loop (``rollout.play_tricks``), so the seat's place is the round kernel's own."""
-    like = np.ones(1, np.float64)
+    return play_likelihoods(kinds, trust, players, r, me, hands, turn_up, trump, bids, order, n_played)[0]
+
+
+@kernel
+def play_likelihoods(kinds, trust, players, r, me, hands, turn_up, trump, bids, order, n_played):
+    """(``play_likelihood``, the same cards' likelihood on the blind table): the second is the product of
+    ``1 / (legal cards)`` over the same cards (those ``play_likelihood`` weighs), each chosen uniformly
+    among the cards the seat could play with its hand in the world. Both are 1 at trust 0."""
+    like = np.ones(2, np.float64)
     if trust <= 0.0:
-        return like[0]
+        return like[0], like[1]
     trick_cards = np.full(players, -1, np.int8)
     play_tricks(_replayed_card, (order, kinds, trust, me, like), players, turn_up, trump, hands.copy(), bids,
                 np.zeros(players, np.int8), np.zeros(players, np.uint64), np.zeros(players, np.int8), trick_cards, 0,
                 0, ZERO, n_played, False, trick_cards, trick_cards, trick_cards)
-    return like[0]
+    return like[0], like[1]
 
 
 @inline_kernel
 def _replayed_card(ctx, seat, players, hand, legal, turn_up, trump, bids, tricks, seat_played, played, trick_cards,
                    n_in_trick, led, win_pos, voids):
-    """``play_likelihood``'s chooser: the card ``order`` says, its weight against the heuristic's choice
-    multiplied into ``like``; ``ctx`` = (order, kinds, trust, me, like)."""
+    """``play_likelihoods``'s chooser: the card ``order`` says, its weight against the heuristic's choice
+    multiplied into ``like[0]`` and its uniform weight into ``like[1]``; ``ctx`` = (order, kinds, trust, me,
+    like)."""
     order, kinds, trust, me, like = ctx
     card = order[popcount(played)]
     if seat != me and kinds[seat] != MODEL_BLIND:
         choice = heuristic_card(seat, players, hand, legal, turn_up, trump, bids[seat] - tricks[seat], played,
                                 trick_cards[max(win_pos, 0)], n_in_trick, led, voids)
-        like[0] *= card_weight(choice == card, popcount(legal), trust)
+        n = popcount(legal)
+        like[0] *= card_weight(choice == card, n, trust)
+        like[1] /= n
     return card
 
 

@@ -608,17 +608,22 @@ def named_trump_likelihood(kind, params, table, trust, players, r, dealer_hand: 
 
 
 def play_likelihood(kinds, trust, players, r, me, hands, turn_up, trump, bids, order, n_played) -> float:
+    return play_likelihoods(kinds, trust, players, r, me, hands, turn_up, trump, bids, order, n_played)[0]
+
+
+def play_likelihoods(kinds, trust, players, r, me, hands, turn_up, trump, bids, order, n_played):
     """Replay the cards trick by trick with the rules twin; each card of a modelled seat other than
-    ``me`` is weighed against the heuristic twin's choice in that seat's place."""
+    ``me`` is weighed against the heuristic twin's choice in that seat's place, and (the blind table)
+    as one of its legal cards drawn uniformly."""
     from wizsim.rules.reference import Trick
 
     if trust <= 0.0:
-        return 1.0
+        return 1.0, 1.0
     held = [set(_mask_cards(int(h))) for h in hands]
     voids: list[set[int]] = [set() for _ in range(players)]
     tricks = [0] * players
     played: list[int] = []
-    like = 1.0
+    like, blind = 1.0, 1.0
     trick = Trick(trump=trump)
     leader = 0
     for card in [int(c) for c in order[:n_played]]:
@@ -632,13 +637,14 @@ def play_likelihood(kinds, trust, players, r, me, hands, turn_up, trump, bids, o
             choice = heuristic_card(s, players, sorted(held[s]), legal, turn_up, trump, bids[s] - tricks[s], played,
                                     list(trick.cards), voids)
             like *= card_weight(choice == card, len(legal), trust)
+            blind /= len(legal)
         led = trick.led
         if led >= 0 and card_suit(card) >= 0 and card_suit(card) != led:  # a suited card off the led suit
             voids[s].add(led)
         held[s].discard(card)
         trick.cards.append(card)
         played.append(card)
-    return like
+    return like, blind
 
 
 def n_legal_bids(r: int, forbidden: int) -> int:

@@ -23,7 +23,7 @@ from numba import prange
 
 from wizsim._jit import parallel_kernel
 from wizsim.deal.kernels import DEAL_STREAM, deal_round, next_u64, stream_key
-from wizsim.policies.model import bids_likelihood, named_trump_likelihood, play_likelihood, table_mixture
+from wizsim.policies.model import bids_likelihood, named_trump_likelihood, play_likelihoods, table_mixture
 
 CHECK_STREAM = 3  # the acceptance draw of deal i: a stream the round itself never reads
 TYPE_STREAM = 6  # the table type's draw of deal i (4 is play advice's worlds, 5 the vector env's actions)
@@ -62,12 +62,17 @@ def deal_likelihoods_kernel(seed, first_index, players, r, hook, fixed_hands, tu
 
 @parallel_kernel
 def world_likelihoods_kernel(seed, first_index, worlds, turn_ups, seat_played, players, r, hook, me, trump, bids, kinds,
-                             params, table, bid_trust, play_trust, order, n_played, named, like, u, model_bids):
+                             params, table, bid_trust, play_trust, order, n_played, named, doubt, scale_model,
+                             like_blind, like, u, model_bids):
     """Play advice's worlds weighed by the model: ``like[i]`` the likelihood of every heard bid, of an
     opponent dealer naming ``named`` (>= 0) on a turned-up Wizard, and of the ``n_played`` cards of
     ``order`` chosen so far, given world ``i`` (``worlds`` (n, players) uint64, the cards each seat holds
-    now; its whole hand adds ``seat_played``). ``model_bids`` (n, players) int8: each seat's model bid;
-    ``u`` (n,) the acceptance draw of world ``first_index + i`` of the run ``seed``."""
+    now; its whole hand adds ``seat_played``). With the table's type in doubt (``doubt`` > 0) it is the
+    mixture's weight (``policies.model.table_mixture``) of that likelihood times ``scale_model`` (the
+    factor the model leaves out) and of the blind table's: ``like_blind`` (the heard bids and named suit,
+    the same for every world) times the cards' ``play_likelihoods`` there. ``model_bids`` (n, players)
+    int8: each seat's model bid; ``u`` (n,) the acceptance draw of world ``first_index + i`` of the run
+    ``seed``."""
     n = worlds.shape[0]
     dealer = players - 1
     for i in prange(n):
@@ -79,9 +84,14 @@ def world_likelihoods_kernel(seed, first_index, worlds, turn_ups, seat_played, p
         if named >= 0 and dealer != me:
             value *= named_trump_likelihood(kinds[dealer], params[dealer], table, bid_trust, players, r, whole[dealer],
                                             named)
+        blind = like_blind
         if n_played > 0 and play_trust > 0.0:
-            value *= play_likelihood(kinds, play_trust, players, r, me, whole, turn_ups[i], trump, bids, order,
-                                     n_played)
+            by_model, by_chance = play_likelihoods(kinds, play_trust, players, r, me, whole, turn_ups[i], trump, bids,
+                                                   order, n_played)
+            value *= by_model
+            blind *= by_chance
+        if doubt > 0.0:
+            value = table_mixture(value * scale_model, blind, doubt)[0]
         like[i] = value
         rng = np.empty(1, np.uint64)
         rng[0] = stream_key(seed, first_index + i, CHECK_STREAM)

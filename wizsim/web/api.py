@@ -82,8 +82,8 @@ class AdviseRequest(BaseModel):
                                      "trusted, 0..1 (default: the CLI's).")
     play_noise: float | None = Field(None, description="How often an opponent modelled by the heuristic plays a "
                                      "random legal card in the simulations, 0..1 (default: the CLI's).")
-    doubt: float | None = Field(None, description="Bid and trump advice: the prior chance that the table plays "
-                                "blind (random bids and cards) rather than as modelled, 0..1 (default: the CLI's).")
+    doubt: float | None = Field(None, description="The prior chance that the table plays blind (random bids and "
+                                "cards) rather than as modelled, 0..1 (default: the CLI's).")
 
 
 def validation_message(errors: list[dict], body: Any = None) -> tuple[int, str]:
@@ -207,8 +207,6 @@ def answer(fields: dict) -> dict:
         if advise_play is None:
             raise RequestError("play advice (bids from every player) is not in this wizsim yet: give the bids of "
                                "the seats before yours for bid advice")
-        if "doubt" in kwargs:
-            raise RequestError("doubt: it is for bid and trump advice; leave it out for play advice")
         advice = advise_play(hand, trump, seat, **kwargs)
         return advice.to_dict()
     accepted = inspect.signature(wizsim.advise).parameters

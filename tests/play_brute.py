@@ -162,12 +162,14 @@ def play_out(q, hands: dict[int, set[int]], turn_up: int, first: int) -> int:
     return tricks[q.me]
 
 
-def brute_force(q, bid_trust: float = 1.0, play_trust: float = 0.0):
-    """card -> (p_make, ev, expected_tricks, n_deals): the deals weighted by the chance of what was heard."""
+def brute_force(q, bid_trust: float = 1.0, play_trust: float = 0.0, doubt: float = 0.0):
+    """card -> (p_make, ev, expected_tricks, n_deals): the deals weighted by the chance of what was heard
+    (with the table's type in doubt: the mixture's, ``heard_mixed``)."""
     got = {c: [] for c in (int(x) for x in q.legal_cards)}
     weights = []
     for turn_up, hands in deals(q):
-        w = heard(q, hands, turn_up, bid_trust, play_trust)
+        w = heard(q, hands, turn_up, bid_trust, play_trust) if doubt == 0 else \
+            heard_mixed(q, hands, turn_up, bid_trust, play_trust, doubt)
         if w == 0:
             continue
         weights.append(w)

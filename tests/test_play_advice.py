@@ -89,16 +89,17 @@ def test_exact_states_were_found():
     assert len(EXACT_STATES) >= 6
 
 
-@pytest.mark.parametrize("trusts", [(1.0, 0.0), (0.7, 0.5)])
+@pytest.mark.parametrize("trusts", [(1.0, 0.0, 0.0), (0.7, 0.5, 0.0), (0.7, 0.5, 0.2), (1.0, 0.0, 0.5)])
 @pytest.mark.parametrize("st", EXACT_STATES)
 def test_exact_equals_brute_force_over_the_twins(st, trusts):
     """Exact play advice is the brute force over every deal, each weighed by the model's twins: hard bid
-    evidence and no inference from play, and soft evidence from the bids and every card chosen."""
-    bid_trust, play_trust = trusts
-    a = advise_play(**st, bid_trust=bid_trust, play_trust=play_trust)
+    evidence and no inference from play, soft evidence from the bids and every card chosen, and both with
+    the table's type in doubt (the mixture of the model's table and a blind one)."""
+    bid_trust, play_trust, doubt = trusts
+    a = advise_play(**st, bid_trust=bid_trust, play_trust=play_trust, doubt=doubt)
     assert a.method == "exact"
     q = make_play_question(**st)
-    want = brute_force(q, bid_trust, play_trust)
+    want = brute_force(q, bid_trust, play_trust, doubt)
     assert [int(c) for c in a.cards] == sorted(want)
     for j, c in enumerate(a.cards):
         p, ev, tricks, n = want[int(c)]
@@ -144,7 +145,9 @@ def test_a_trump_named_by_an_opponent_dealer_is_weighed_exactly():
     assert count_deals(q) <= 20_000
     a = advise_play(**st, seed=1)
     assert a.method == "exact" and a.conditioned
-    want = brute_force(q, 0.7, 0.5)
+    from wizsim.advisor.opponents import DEFAULT_PLAY_ADVICE_DOUBT  # the defaults: bid 0.7, play 0.5, doubt 0.2
+
+    want = brute_force(q, 0.7, 0.5, DEFAULT_PLAY_ADVICE_DOUBT)
     assert a.ev[0] == pytest.approx(want[int(a.cards[0])][1], abs=1e-9)
 
 
@@ -154,10 +157,16 @@ def test_a_dealer_naming_a_suit_it_does_not_hold_is_answered():
     impossible and every question of the round refused. Now it is answered at every trust."""
     st = dict(hand="KH,2C", trump="S", trump_card="W", seat=1, players=4, bids="1,1,1,0", played="AS,3S,4S,5H")
     for trust in (None, 0.0, 1.0):
-        a = advise_play(**st, seed=1, bid_trust=trust)
-        assert a.best_card in ("KH", "2C") and np.isfinite(a.ev).all()
-    hard = advise_play(**st, seed=1, bid_trust=1.0)
-    assert hard.warning is not None
+        for doubt in (None, 0.0):
+            a = advise_play(**st, seed=1, bid_trust=trust, doubt=doubt)
+            assert a.best_card in ("KH", "2C") and np.isfinite(a.ev).all()
+    # the answer says the named suit is unlikely for the model, whether it is impossible (hard evidence on
+    # the model's table alone) or only unlikely (soft, or a blind table in doubt)
+    hard = advise_play(**st, seed=1, bid_trust=1.0, doubt=0.0)
+    assert "it is ignored and the answer rests on the cards alone" in hard.warning
+    for trust, doubt in ((1.0, None), (None, None), (None, 0.0)):
+        a = advise_play(**st, seed=1, bid_trust=trust, doubt=doubt)
+        assert "the dealer's named suit is unlikely for the opponents' model" in a.warning
 
 
 def test_table_and_json_shape():

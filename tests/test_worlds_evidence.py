@@ -39,7 +39,7 @@ def test_world_weights_equal_the_twins(st, trusts):
     q = make_play_question(**st)
     model = OpponentModel.build(opponent_names(None, q.players, q.seat), q.me, "heuristic", bid_trust, play_trust)
     worlds, turn_ups = enumerate_deals(q)
-    like, u, _ = weigh_worlds(q, q.state(), model, worlds, turn_ups, seed=5, first_index=0)
+    like, u, _, _ = weigh_worlds(q, q.state(), model, worlds, turn_ups, seed=5, first_index=0)
     others = [s for s in range(q.players) if s != q.me]
     want = [heard(q, {s: {int(c) for c in mask_to_cards(int(worlds[i, s]))} for s in others}, int(turn_ups[i]),
                   bid_trust, play_trust) for i in range(len(worlds))]
@@ -62,7 +62,7 @@ def test_world_weights_with_the_table_in_doubt_equal_the_twins(st, trusts):
     model = OpponentModel.build(opponent_names(None, q.players, q.seat), q.me, "heuristic", bid_trust, play_trust,
                                 0.0, 0.2)
     worlds, turn_ups = enumerate_deals(q)
-    like, _, _ = weigh_worlds(q, q.state(), model, worlds, turn_ups, seed=5, first_index=0)
+    like, _, _, _ = weigh_worlds(q, q.state(), model, worlds, turn_ups, seed=5, first_index=0)
     others = [s for s in range(q.players) if s != q.me]
     want = [heard_mixed(q, {s: {int(c) for c in mask_to_cards(int(worlds[i, s]))} for s in others},
                         int(turn_ups[i]), bid_trust, play_trust, 0.2) for i in range(len(worlds))]
@@ -73,12 +73,11 @@ def test_world_weights_with_the_table_in_doubt_equal_the_twins(st, trusts):
 @pytest.mark.parametrize("st", STATES[:3])
 def test_a_table_surely_blind_with_its_cards_untrusted_is_conditioning_on_nothing(st):
     """``doubt`` 1 leaves only the blind table: heard bids tell nothing, so (cards untrusted too) the exact
-    answer is the one that weighs nothing; ``doubt`` 0 is the model's own."""
+    answer is the one that weighs nothing. The default is the bid advisor's prior, 0.2."""
     from wizsim import advise_play
 
     blind = advise_play(**st, doubt=1.0, play_trust=0.0, method="exact")
     nothing = advise_play(**st, bid_trust=0.0, play_trust=0.0, method="exact")
     assert blind.p_make.tolist() == pytest.approx(nothing.p_make.tolist(), abs=1e-12)
     assert blind.ev.tolist() == pytest.approx(nothing.ev.tolist(), abs=1e-9)
-    sure = advise_play(**st, doubt=0.0, method="exact")
-    assert sure.to_dict() == {**advise_play(**st, method="exact").to_dict(), "doubt": 0.0}
+    assert advise_play(**st, method="exact").to_dict() == advise_play(**st, doubt=0.2, method="exact").to_dict()

@@ -236,14 +236,16 @@ def _conditioned(q: PlayQuestion, model) -> bool:
 
 
 def weigh_worlds(q: PlayQuestion, state, model, worlds, turn_ups, seed: int, first_index: int):
-    """(likelihood, acceptance draw, model bids) of each world under the opponents' ``model``: with the
-    table's type in doubt (``model.doubt``), the mixture's weight (``sim.evidence``)."""
+    """(likelihood, acceptance draw, model bids, whether the dealer's model may name the suit named) of each
+    world under the opponents' ``model``: with the table's type in doubt (``model.doubt``), the mixture's
+    weight (``sim.evidence``)."""
     from wizsim.sim.evidence import world_likelihoods_kernel
 
     a = state.kernel_args()
     n = len(worlds)
     like, u = np.zeros(n), np.zeros(n)
     model_bids = np.zeros((n, q.players), np.int8)
+    named_ok = np.ones(n, np.bool_)
     order = np.array(q.played or (0,), np.int8)
     scale_model, like_blind = _blind_table(q, state, model)
     if n:
@@ -252,8 +254,8 @@ def weigh_worlds(q: PlayQuestion, state, model, worlds, turn_ups, seed: int, fir
                                  a["hook"], a["me"], a["trump"], a["bids"], model.kinds, model.params, model.table,
                                  float(model.bid_trust), float(model.play_trust), order, np.int64(len(q.played)),
                                  np.int64(_named_suit(q)), float(model.doubt), scale_model, like_blind, like, u,
-                                 model_bids)
-    return like, u, model_bids
+                                 model_bids, named_ok)
+    return like, u, model_bids, named_ok
 
 
 def _blind_table(q: PlayQuestion, state, model) -> tuple[float, float]:
@@ -282,7 +284,7 @@ def _bound(q: PlayQuestion, state, model) -> float:
     return bound
 
 
-def _warning(q: PlayQuestion, model, like: np.ndarray, model_bids: np.ndarray, c: float) -> str | None:
+def _warning(q: PlayQuestion, model, like: np.ndarray, model_bids: np.ndarray, named_ok: np.ndarray) -> str | None:
     from wizsim.advisor.sampling import UNLIKELY_SHARE
 
     if not (like > 0).any():
@@ -294,6 +296,9 @@ def _warning(q: PlayQuestion, model, like: np.ndarray, model_bids: np.ndarray, c
         if s != q.me and (col >= 0).any():
             if (np.abs(col.astype(np.int64) - q.bids[s]) <= 1).mean() < UNLIKELY_SHARE:
                 odd.append(f"seat {s + 1}'s bid of {q.bids[s]}")
+    if _named_suit(q) >= 0 and model.bid_trust > 0 and model.kinds[q.players - 1] \
+            and named_ok.mean() < UNLIKELY_SHARE:
+        odd.append("the dealer's named suit")
     if not odd:
         return None
     return (f"{' and '.join(odd)} {'is' if len(odd) == 1 else 'are'} unlikely for the opponents' model "
@@ -312,8 +317,8 @@ def _exact(q: PlayQuestion, state, model, candidates: np.ndarray, seed: int) -> 
     weights, warning = None, None
     conditioned = _conditioned(q, model)
     if conditioned:
-        like, _, model_bids = weigh_worlds(q, state, model, worlds, turn_ups, seed, 0)
-        warning = _warning(q, model, like, model_bids, float(like.max()))
+        like, _, model_bids, named_ok = weigh_worlds(q, state, model, worlds, turn_ups, seed, 0)
+        warning = _warning(q, model, like, model_bids, named_ok)
         keep = like > 0 if like.max() > 0 else np.ones(tried, bool)
         worlds, turn_ups = worlds[keep], turn_ups[keep]
         weights = like[keep] if like.max() > 0 else None
@@ -378,10 +383,10 @@ def _monte_carlo(q: PlayQuestion, state, model, candidates: np.ndarray, seed: in
             break
         worlds, turn_ups = sample_worlds(state, n, seed, first_index=drawn)
         if conditioned:
-            like, u, model_bids = weigh_worlds(q, state, model, worlds, turn_ups, seed, drawn)
+            like, u, model_bids, named_ok = weigh_worlds(q, state, model, worlds, turn_ups, seed, drawn)
             if c is None:
                 c = threshold(like[:PILOT], _bound(q, state, model))
-                warning = _warning(q, model, like, model_bids, c)
+                warning = _warning(q, model, like, model_bids, named_ok)
             acc = u * c < like
             w = np.maximum(like / c, 1.0)
             kept = np.flatnonzero(acc)[:need]

@@ -63,7 +63,7 @@ def deal_likelihoods_kernel(seed, first_index, players, r, hook, fixed_hands, tu
 @parallel_kernel
 def world_likelihoods_kernel(seed, first_index, worlds, turn_ups, seat_played, players, r, hook, me, trump, bids, kinds,
                              params, table, bid_trust, play_trust, order, n_played, named, doubt, scale_model,
-                             like_blind, like, u, model_bids):
+                             like_blind, like, u, model_bids, named_ok):
     """Play advice's worlds weighed by the model: ``like[i]`` the likelihood of every heard bid, of an
     opponent dealer naming ``named`` (>= 0) on a turned-up Wizard, and of the ``n_played`` cards of
     ``order`` chosen so far, given world ``i`` (``worlds`` (n, players) uint64, the cards each seat holds
@@ -71,8 +71,8 @@ def world_likelihoods_kernel(seed, first_index, worlds, turn_ups, seat_played, p
     mixture's weight (``policies.model.table_mixture``) of that likelihood times ``scale_model`` (the
     factor the model leaves out) and of the blind table's: ``like_blind`` (the heard bids and named suit,
     the same for every world) times the cards' ``play_likelihoods`` there. ``model_bids`` (n, players)
-    int8: each seat's model bid; ``u`` (n,) the acceptance draw of world ``first_index + i`` of the run
-    ``seed``."""
+    int8: each seat's model bid; ``named_ok`` (n,) bool whether the dealer's model may name ``named``;
+    ``u`` (n,) the acceptance draw of world ``first_index + i`` of the run ``seed``."""
     n = worlds.shape[0]
     dealer = players - 1
     for i in prange(n):
@@ -81,9 +81,12 @@ def world_likelihoods_kernel(seed, first_index, worlds, turn_ups, seat_played, p
             whole[s] = worlds[i, s] | seat_played[s]
         value = bids_likelihood(kinds, params, table, bid_trust, players, r, hook, me, whole, turn_ups[i], trump,
                                 bids, players, model_bids[i])
+        named_ok[i] = True
         if named >= 0 and dealer != me:
             value *= named_trump_likelihood(kinds[dealer], params[dealer], table, bid_trust, players, r, whole[dealer],
                                             named)
+            named_ok[i] = named_trump_likelihood(kinds[dealer], params[dealer], table, 1.0, players, r, whole[dealer],
+                                                 named) > 0.0
         blind = like_blind
         if n_played > 0 and play_trust > 0.0:
             by_model, by_chance = play_likelihoods(kinds, play_trust, players, r, me, whole, turn_ups[i], trump, bids,

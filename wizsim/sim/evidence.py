@@ -21,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 from numba import prange
 
-from wizsim._jit import parallel_kernel
+from wizsim._jit import kernel, parallel_kernel
 from wizsim.deal.kernels import DEAL_STREAM, deal_round, next_u64, stream_key
 from wizsim.policies.model import bids_likelihood, named_trump_likelihood, play_likelihoods, table_mixture
 
@@ -29,6 +29,22 @@ CHECK_STREAM = 3  # the acceptance draw of deal i: a stream the round itself nev
 TYPE_STREAM = 6  # the table type's draw of deal i (4 is play advice's worlds, 5 the vector env's actions)
 NO_NAMED = -2
 _UNIT = 1.0 / 9007199254740992.0  # 2**-53
+
+
+@kernel
+def heard_likelihood(kinds, params, table, bid_trust, players, r, hook, me, hands, turn_up, trump, bids, n_heard, named,
+                     model_bids):
+    """(the likelihood of the first ``n_heard`` ``bids`` and, when ``named`` >= 0 and the dealer is not ``me``,
+    of the dealer naming that suit on a turned-up Wizard, given the seats' whole ``hands``; whether the
+    dealer's model may name it at all). ``model_bids`` (players,) int8 gets each seat's model bid."""
+    value = bids_likelihood(kinds, params, table, bid_trust, players, r, hook, me, hands, turn_up, trump, bids, n_heard,
+                            model_bids)
+    dealer = players - 1
+    if named < 0 or dealer == me:
+        return value, True
+    value *= named_trump_likelihood(kinds[dealer], params[dealer], table, bid_trust, players, r, hands[dealer], named)
+    possible = named_trump_likelihood(kinds[dealer], params[dealer], table, 1.0, players, r, hands[dealer], named) > 0.0
+    return value, possible
 
 
 @parallel_kernel
@@ -40,22 +56,14 @@ def deal_likelihoods_kernel(seed, first_index, players, r, hook, fixed_hands, tu
     choice; ``u`` (n,) float64 the deal's acceptance draw in [0, 1); ``model_bids`` (n, players) int8 each
     seat's model bid (-1: not asked); ``named_ok`` (n,) bool whether the dealer's model may name ``named``."""
     n = like.shape[0]
-    dealer = players - 1
     for i in prange(n):
         index = first_index + i
         rng = np.empty(1, np.uint64)
         rng[0] = stream_key(seed, index, DEAL_STREAM)
         hands = np.zeros(players, np.uint64)
         turn_up = deal_round(rng, players, r, fixed_hands, turn_up_pool, hands)
-        value = bids_likelihood(kinds, params, table, bid_trust, players, r, hook, me, hands, turn_up, trump, bids,
-                                n_heard, model_bids[i])
-        named_ok[i] = True
-        if named >= 0 and dealer != me:
-            value *= named_trump_likelihood(kinds[dealer], params[dealer], table, bid_trust, players, r, hands[dealer],
-                                            named)
-            named_ok[i] = named_trump_likelihood(kinds[dealer], params[dealer], table, 1.0, players, r, hands[dealer],
-                                                 named) > 0.0
-        like[i] = value
+        like[i], named_ok[i] = heard_likelihood(kinds, params, table, bid_trust, players, r, hook, me, hands, turn_up,
+                                                trump, bids, n_heard, named, model_bids[i])
         rng[0] = stream_key(seed, index, CHECK_STREAM)
         u[i] = (next_u64(rng) >> np.uint64(11)) * _UNIT
 
@@ -74,19 +82,12 @@ def world_likelihoods_kernel(seed, first_index, worlds, turn_ups, seat_played, p
     int8: each seat's model bid; ``named_ok`` (n,) bool whether the dealer's model may name ``named``;
     ``u`` (n,) the acceptance draw of world ``first_index + i`` of the run ``seed``."""
     n = worlds.shape[0]
-    dealer = players - 1
     for i in prange(n):
         whole = np.empty(players, np.uint64)
         for s in range(players):
             whole[s] = worlds[i, s] | seat_played[s]
-        value = bids_likelihood(kinds, params, table, bid_trust, players, r, hook, me, whole, turn_ups[i], trump,
-                                bids, players, model_bids[i])
-        named_ok[i] = True
-        if named >= 0 and dealer != me:
-            value *= named_trump_likelihood(kinds[dealer], params[dealer], table, bid_trust, players, r, whole[dealer],
-                                            named)
-            named_ok[i] = named_trump_likelihood(kinds[dealer], params[dealer], table, 1.0, players, r, whole[dealer],
-                                                 named) > 0.0
+        value, named_ok[i] = heard_likelihood(kinds, params, table, bid_trust, players, r, hook, me, whole, turn_ups[i],
+                                              trump, bids, players, named, model_bids[i])
         blind = like_blind
         if n_played > 0 and play_trust > 0.0:
             by_model, by_chance = play_likelihoods(kinds, play_trust, players, r, me, whole, turn_ups[i], trump, bids,

@@ -47,7 +47,9 @@ FIRST_BATCH = 1_000
 # 30,000 deals).
 MAX_CARD_PLAYS = 24_000_000
 MIN_CAP = 2_000
-MIN_DEALS = 2  # the smallest first batch, when the policies are slow (search): fewer deals, and it says so
+# The smallest first batch, when the player's own search play (``--play search``) costs more than the budget:
+# fewer deals, and it says so (search opponents get a stand-in instead: ``affordable``).
+MIN_DEALS = 2
 # A default-precision call stops at this wall-clock time even when the work budget is not spent (a
 # slower machine, a busy one): the documented 3 s, plus half. Only then does the deal count depend on
 # more than the seed, and the answer says so.
@@ -485,8 +487,8 @@ def sample(q, model, seed: int, samples: int | None = None, allowed: np.ndarray 
         n = need if not weighed else int(min(max(need / max(rate, 1e-4) * 1.1, FIRST_BATCH), 4_000_000))
         if max_tried is not None:
             n = min(n, max_tried - tried)
-        # the first MIN_DEALS deals are played whatever they cost (a 14-card hand against search players
-        # costs more than the whole budget a deal): an answer, however rough, and it says how many deals
+        # the first MIN_DEALS deals are played whatever they cost (a 14-card hand played by search on many
+        # worlds costs more than the whole budget a deal): an answer, however rough, and it says how many
         budgeted = budget is not None and (have >= MIN_DEALS or MIN_DEALS * played_cost <= budget)
         if budgeted:
             left = budget - (have * played_cost + tried * drawn_cost)

@@ -26,9 +26,11 @@ by every other seat: the *model* type (each seat as above) with prior ``1 - doub
 type with prior ``doubt``: every other seat bids uniformly among its legal bids and plays a uniformly
 random legal card (the ``random`` policy). A world's weight is then
 ``(1 - doubt) * P(heard | world, model) + doubt * P(heard | blind)`` (``table_mixture``; the blind
-type's likelihood is the same for every world, ``blind_bids_likelihood``), and the posterior chance that
-the table is blind given the world, ``doubt * P(heard | blind) / weight``, picks the type each world is
-played out under. Bids that the model would not make raise it; at ``doubt = 0`` the model is as above.
+type's likelihood of the bids is the same for every world, ``blind_bids_likelihood``; of the cards
+chosen, ``1 / (legal cards)`` each, which depends on the world, ``play_likelihoods``), and the
+posterior chance that the table is blind given the world, ``doubt * P(heard | blind) / weight``, picks
+the type each world is played out under (bid and trump advice; play advice plays every world on the
+model's table). Choices that the model would not make raise it; at ``doubt = 0`` the model is as above.
 
 No legal observation gets weight 0 unless a trust is exactly 1, so no legal state is ever
 impossible: unlikely evidence only counts for less. At trust 0 every world gets the same weight, and the

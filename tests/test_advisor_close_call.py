@@ -147,3 +147,23 @@ def test_trump_advice_against_search_players_counts_their_work():
     small = advise_trump("AS,3H", 4, policy="search", seed=5, doubt=0.0)
     assert "search players decide on" in small.warning and small.samples >= sampling.MIN_DEALS
     assert advise_trump("AS,3H,KD,7C,9H,2D", 4, seed=5).warning is None
+
+
+def test_time_fit_is_the_deals_left_at_the_pace_so_far():
+    assert sampling.time_fit(1.0, 10, 4.5) == 35
+    assert sampling.time_fit(4.5, 10, 4.5) == sampling.time_fit(5.0, 10, 4.5) == 0
+    assert sampling.time_fit(0.0, 10, 4.5) > 10**9
+
+
+def test_a_batch_that_would_overrun_the_wall_clock_is_cut_to_fit(monkeypatch):
+    """Search players dearer than their cost says (5 players, 2 cards: about ten times) once ran a doubling
+    batch past the limit by as long again; the batch is now cut at the pace measured so far, and the answer
+    says it stopped on the clock."""
+    import time
+
+    got = advise("W,3H", "S", 2, players=5, bids=[1], policy="search", seed=2)  # warm: compile outside the clock
+    monkeypatch.setattr(sampling, "TIME_LIMIT", 0.6)
+    started = time.perf_counter()
+    got = advise("W,3H", "S", 2, players=5, bids=[1], policy="search", seed=2)
+    assert time.perf_counter() - started < 0.6 * 2 + 0.3
+    assert got.timed_out and got.capped and got.samples >= sampling.MIN_DEALS

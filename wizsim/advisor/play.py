@@ -331,12 +331,13 @@ def _monte_carlo(q: PlayQuestion, state, model, candidates: np.ndarray, seed: in
     from wizsim.advisor.sampling import (
         FIRST_BATCH,
         MIN_DEALS,
-        MIN_SEARCH_DEALS,
         PILOT,
         _weights,
         affordable,
+        search_floor,
         separated,
         threshold,
+        time_fit,
     )
     from wizsim.policies import policy_cost
     from wizsim.sim.evaluation import evaluate_worlds
@@ -358,8 +359,8 @@ def _monte_carlo(q: PlayQuestion, state, model, candidates: np.ndarray, seed: in
     per_draw = (q.players - 1) * (1 + len(q.played) // q.players)  # model decisions asked per world weighed
     floor = MIN_CAP if per_play <= 1 else MIN_DEALS
     cap = samples if samples is not None else (max_samples or max(floor, int(MAX_WORK // per_world)))
-    want = samples if samples is not None else min(FIRST_BATCH, cap, max(1, int(MAX_WORK / 4 / per_world),
-                                                                          min(MIN_SEARCH_DEALS, int(MAX_WORK / per_world))))
+    want = samples if samples is not None else min(FIRST_BATCH, cap, max(1, int(MAX_WORK / 4 / per_world)))
+    search_min = search_floor(model)
     allowed = np.ones(k, bool)
     conditioned = _conditioned(q, model)
     parts: list[np.ndarray] = []
@@ -370,12 +371,15 @@ def _monte_carlo(q: PlayQuestion, state, model, candidates: np.ndarray, seed: in
     rate = 1.0
     bid = q.bids[q.me]
     max_drawn = 400 * cap + 10_000
-    timed_out = False
+    timed_out = cut = False  # cut: this batch was cut to end by the wall-clock limit
     while True:
-        if samples is None and have and time.perf_counter() - started - (compile_seconds() - compiled) \
-                > TIME_LIMIT:
-            timed_out = True
-            break
+        if samples is None and have:
+            fit = time_fit(time.perf_counter() - started - (compile_seconds() - compiled), have, TIME_LIMIT)
+            if fit <= 0:
+                timed_out = True
+                break
+            if fit < want - have:
+                want, cut = have + fit, True
         need = want - have
         n = need if not conditioned else int(min(max(need / max(rate, 1e-3) * 1.1, FIRST_BATCH), 1_000_000))
         n = min(n, max_drawn - drawn)
@@ -411,7 +415,10 @@ def _monte_carlo(q: PlayQuestion, state, model, candidates: np.ndarray, seed: in
         parts = [all_tricks]
         weights = _weights(wparts)
         wparts = [weights if weights is not None else np.ones(len(all_tricks))]
-        if separated(_score(bid, all_tricks), allowed, look, weights):
+        if have >= search_min and separated(_score(bid, all_tricks), allowed, look, weights):
+            break
+        if cut:
+            timed_out = True
             break
         if 2 * work > MAX_WORK:  # the next batch (as many worlds again) would overrun the budget
             break

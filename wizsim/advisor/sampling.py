@@ -392,6 +392,24 @@ def search_stand_in(name: str, play_noise: float) -> str:
     return with_play_noise(check_policy(f"heuristic:bid_shift={shift!r}"), play_noise)
 
 
+def time_fit(spent: float, have: int, limit: float) -> int:
+    """How many more deals fit before the wall-clock ``limit``, at the pace of the ``have`` deals that took
+    ``spent`` seconds: a doubling batch may take as long as every batch before it, so a slow policy (a
+    search player dearer than its cost says) or a slow machine would overrun the limit by a whole batch."""
+    if spent >= limit:
+        return 0
+    if spent <= 0:
+        return 1 << 40
+    return int((limit - spent) * have / spent)
+
+
+def search_floor(model) -> int:
+    """The deals a default-precision answer plays before its stopping rule may stop it: ``MIN_SEARCH_DEALS``
+    with search players in the simulations (the best of fewer deals is the one they flattered), else 0.
+    The batches stay small, so the wall-clock limit is checked between them."""
+    return MIN_SEARCH_DEALS if any(_search_worlds(n) is not None for n in model.names) else 0
+
+
 def affordable(q, model, budget: float, cost) -> tuple[object, str | None]:
     """Default precision: ``model`` as it can be simulated on ``MIN_SEARCH_DEALS`` deals within ``budget``
     (``cost(model)``: one deal's work), and the line that says what was changed (None: nothing).
@@ -450,6 +468,7 @@ def sample(q, model, seed: int, samples: int | None = None, allowed: np.ndarray 
         model, cut_warning = affordable(q, model, default_budget(q, model), lambda m: sum(deal_costs(q, m)))
     setup = kernel_setup(q, model)
     played_cost, drawn_cost = deal_costs(q, model)
+    search_min = search_floor(model)
     mixed = setup["doubt"] > 0  # the table's type in doubt: every deal weighed, and played out on its type
     conditioned = setup["conditioned"]
     weighed = conditioned or mixed
@@ -459,8 +478,7 @@ def sample(q, model, seed: int, samples: int | None = None, allowed: np.ndarray 
         max_tried = min(MAX_TRIED, MAX_TRIED_FACTOR * max(cap, FIRST_BATCH)) if weighed else None
     else:
         budget = default_budget(q, model)
-        per = played_cost + drawn_cost  # a quarter of the budget, but no fewer than MIN_SEARCH_DEALS that fit
-        first = max(MIN_DEALS, min(FIRST_BATCH, max(int(budget / 4 / per), min(MIN_SEARCH_DEALS, int(budget / per)))))
+        first = max(MIN_DEALS, min(FIRST_BATCH, int(budget / 4 / (played_cost + drawn_cost))))
         want = min(first, max_samples or first)
         cap = max_samples or np.inf
         max_tried = None
@@ -478,11 +496,16 @@ def sample(q, model, seed: int, samples: int | None = None, allowed: np.ndarray 
     timed_out = False
     c = None
     warning = None
+    cut = False  # this batch was cut to end by the wall-clock limit
     while True:
-        if budget is not None and have and time.perf_counter() - started - (compile_seconds() - compiled) \
-                > TIME_LIMIT:
-            capped = timed_out = True
-            break
+        if budget is not None and have:
+            spent = time.perf_counter() - started - (compile_seconds() - compiled)
+            fit = time_fit(spent, have, TIME_LIMIT)
+            if fit <= 0:
+                capped = timed_out = True
+                break
+            if fit < want - have:
+                want, cut = have + fit, True
         need = want - have
         n = need if not weighed else int(min(max(need / max(rate, 1e-4) * 1.1, FIRST_BATCH), 4_000_000))
         if max_tried is not None:
@@ -538,7 +561,10 @@ def sample(q, model, seed: int, samples: int | None = None, allowed: np.ndarray 
         weights = _weights(wparts)
         wparts = [weights if weights is not None else np.ones(len(all_tricks))]
         z = look_z(look)
-        if separated(scores_of(all_tricks), allowed, look, weights):
+        if have >= search_min and separated(scores_of(all_tricks), allowed, look, weights):
+            break
+        if cut:
+            capped = timed_out = True
             break
         look += 1
         want = min(2 * want, cap)

@@ -36,8 +36,8 @@ SURFACE = {
                {**ADVICE_KINDS, "doubt": SHARE}),
     "advise_play": (dict(hand="AS,KD,3H", trump="S", seat=1, players=4, bids="1,0,1,1", played="", hook=False,
                          trump_card=None, samples=50, seed=1, policy="random", play="random", method="auto",
-                         max_samples=None, bid_trust=None, play_trust=None, play_noise=None),
-                    {**ADVICE_KINDS, "played": PLAYED, "play_trust": SHARE}),
+                         max_samples=None, bid_trust=None, play_trust=None, play_noise=None, doubt=None),
+                    {**ADVICE_KINDS, "played": PLAYED, "play_trust": SHARE, "doubt": SHARE}),
     "simulate_rounds": (dict(players=4, r=2, n_rounds=3, policies="random", hook=False, seed=1, first_index=0,
                              trick_log=False, threads=None),
                         {"players": COUNT, "r": COUNT, "n_rounds": COUNT, "policies": NAMES, "hook": FLAG,
@@ -156,6 +156,8 @@ BID_Q = dict(hand="AS,KD,3H", trump="S", seat=1, seed=1, samples=50)
     ("advise", dict(doubt=True), "doubt"),
     ("advise_play", dict(play_noise=float("nan")), "play_noise"),
     ("advise_play", dict(play_noise=True), "play_noise"),
+    ("advise_play", dict(doubt=1.5), "doubt"),
+    ("advise_play", dict(doubt="0.2"), "doubt"),
 ])
 def test_each_advice_case_of_issue_16_is_refused_naming_the_argument(fn, change, name):
     with pytest.raises((ValueError, TypeError)) as err:

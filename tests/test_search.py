@@ -144,10 +144,10 @@ def _suits(voids: int) -> set[int]:
     return {k for k in range(4) if int(voids) >> k & 1}
 
 
-def _params(worlds=3, doublings=1):
+def _params(worlds=3, doublings=1, play_trust=0.0):
     from wizsim.policies import parse_policy
 
-    return parse_policy(f"search:worlds={worlds}:doublings={doublings}").params_row()
+    return parse_policy(f"search:worlds={worlds}:doublings={doublings}:play_trust={play_trust}").params_row()
 
 
 def _obs(seat, players, r, hook, hand, forbidden, turn_up, trump, bids):
@@ -158,13 +158,13 @@ def _obs(seat, players, r, hook, hand, forbidden, turn_up, trump, bids):
                np.full(players, -1, np.int8), i(0), i(-1), i(-1), np.zeros(players, np.int8))
 
 
-def _search_card_both_ways(players, r, seed, n_played, hook):
+def _search_card_both_ways(players, r, seed, n_played, hook, play_trust=0.0):
     """search_card, kernel and twin, on one state; returns the turned-up card. The twin finds the legal
     cards itself (rules twin), the kernel is given them."""
     truth: dict = {}
     q = make_play_question(**random_state(players, r, seed, n_played, hook=hook, truth=truth))
     a = q.state().kernel_args()
-    params, table = _params(), make_slots(["heuristic"]).table
+    params, table = _params(play_trust=play_trust), make_slots(["heuristic"]).table
     legal = legal_mask(a["hand"], q.led)
     turn_up = np.int64(truth["turn_up"])
     rng = np.array([seed], np.uint64)
@@ -182,10 +182,12 @@ def _search_card_both_ways(players, r, seed, n_played, hook):
 
 
 @settings(deadline=None, max_examples=25)
-@given(players=st.integers(3, 5), seed=st.integers(0, 10_000), frac=st.floats(0.0, 0.9), hook=st.booleans())
-def test_search_card_kernel_equals_twin(players, seed, frac, hook):
+@given(players=st.integers(3, 5), seed=st.integers(0, 10_000), frac=st.floats(0.0, 0.9), hook=st.booleans(),
+       play_trust=st.sampled_from([0.0, 0.5, 1.0]))
+def test_search_card_kernel_equals_twin(players, seed, frac, hook, play_trust):
+    """At play trust above 0 the current trick's cards weigh the worlds too (inference from play)."""
     r = 1 + seed % 5
-    _search_card_both_ways(players, r, seed, int(frac * players * r), hook)
+    _search_card_both_ways(players, r, seed, int(frac * players * r), hook, play_trust)
 
 
 def test_search_card_kernel_equals_twin_with_a_named_trump_as_evidence():

@@ -176,18 +176,20 @@ def _sample_world_both_ways(players, r, seed, n_played, hook, show_turn_up):
     kinds[state.me] = 0
     mparams = np.repeat(slots.params[:1], players, axis=0)
     trump_evidence = show_turn_up and state.me != players - 1 and FIRST_WIZARD <= truth["turn_up"] < FIRST_JESTER
-    for trust, tries_cap in ((1.0, 300), (0.7, 300), (0.95, 3)):
+    for trust, tries_cap, play_trust in ((1.0, 300, 0.0), (0.7, 300, 0.5), (0.95, 3, 0.9)):
         rng = np.array([seed * 7 + tries_cap], np.uint64)
         world = np.zeros(players, np.uint64)
+        trick = (play_trust, a["tricks"], a["played"], a["trick_cards"], a["n_in_trick"], a["leader"])
         tu, tries = sample_world(rng, a["players"], a["r"], a["me"], a["hand"], a["unseen"], a["needs"], a["voids"],
                                  a["pool"], a["seat_played"], a["trump"], a["bids"], a["hook"], players, kinds,
-                                 mparams, slots.table, trust, trump_evidence, tries_cap, world)
+                                 mparams, slots.table, trust, trump_evidence, trick, tries_cap, world)
         stream = Stream(seed * 7 + tries_cap)
         wtu, wtries, wworld = reference.sample_world(
             stream, players, r, state.me, _cards(state.hand), _cards(state.unseen), list(state.needs),
             [_suits(v) for v in state.voids], _cards(state.turn_up_pool), [_cards(m) for m in state.seat_played],
             state.trump, list(state.bids), hook, players, kinds, [PARAMS] * players, slots.table, trust,
-            trump_evidence, tries_cap)
+            trump_evidence, tries_cap,
+            (play_trust, list(state.tricks), _cards(state.played), list(state.trick_cards), state.leader))
         assert (tu, tries) == (wtu, wtries)
         assert tu != FAILED  # a legal state always has a world: soft evidence never refuses
         assert int(rng[0]) == stream.state  # the same draws

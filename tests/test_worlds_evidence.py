@@ -81,3 +81,32 @@ def test_a_table_surely_blind_with_its_cards_untrusted_is_conditioning_on_nothin
     assert blind.p_make.tolist() == pytest.approx(nothing.p_make.tolist(), abs=1e-12)
     assert blind.ev.tolist() == pytest.approx(nothing.ev.tolist(), abs=1e-9)
     assert advise_play(**st, method="exact").to_dict() == advise_play(**st, doubt=0.2, method="exact").to_dict()
+
+
+@pytest.mark.parametrize("trust", [0.5, 1.0])
+@pytest.mark.parametrize("st", STATES)
+def test_the_current_tricks_likelihood_is_the_twin(st, trust):
+    """The search policy's inference from play (``model.trick_likelihood``): on every enumerated world, the
+    current trick's cards weighed by the kernel equal the twin's; trust 0 weighs nothing."""
+    from wizsim.policies import model as k
+    from wizsim.policies import reference as ref
+
+    q = make_play_question(**st)
+    s = q.state()
+    a = s.kernel_args()
+    kinds = np.ones(q.players, np.int8)
+    kinds[q.me] = 0
+    worlds, turn_ups = enumerate_deals(q)
+    for i in range(min(len(worlds), 300)):
+        got = k.trick_likelihood(kinds, trust, a["players"], a["me"], worlds[i], np.int64(turn_ups[i]), a["trump"],
+                                 a["bids"], a["tricks"], a["played"], a["voids"], a["trick_cards"], a["n_in_trick"],
+                                 a["leader"])
+        hands = [set(int(c) for c in mask_to_cards(int(worlds[i, p]))) for p in range(q.players)]
+        voids = [{suit for suit in range(4) if v >> suit & 1} for v in s.voids]
+        want = ref.trick_likelihood(kinds, trust, q.players, q.me, hands, int(turn_ups[i]), q.trump, list(q.bids),
+                                    list(s.tricks), [int(c) for c in mask_to_cards(s.played)], voids,
+                                    list(s.trick_cards), s.leader)
+        assert got == pytest.approx(want, rel=1e-12)
+        assert k.trick_likelihood(kinds, 0.0, a["players"], a["me"], worlds[i], np.int64(turn_ups[i]), a["trump"],
+                                  a["bids"], a["tricks"], a["played"], a["voids"], a["trick_cards"], a["n_in_trick"],
+                                  a["leader"]) == 1.0

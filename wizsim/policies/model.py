@@ -43,10 +43,10 @@ from __future__ import annotations
 import numpy as np
 
 from wizsim._jit import inline_kernel, kernel
-from wizsim.bits import ZERO, popcount
+from wizsim.bits import ZERO, bit, popcount
 from wizsim.policies.heuristic import heuristic_bid, heuristic_card, heuristic_trump_choices
 from wizsim.policies.rollout import play_tricks
-from wizsim.rules.kernels import forbidden_bid
+from wizsim.rules.kernels import LED_NONE, STRENGTH, forbidden_bid, legal_mask, next_led
 
 MODEL_BLIND = 0
 MODEL_HEURISTIC = 1
@@ -198,6 +198,44 @@ def _replayed_card(ctx, seat, players, hand, legal, turn_up, trump, bids, tricks
         like[0] *= card_weight(choice == card, n, trust)
         like[1] /= n
     return card
+
+
+@kernel
+def trick_likelihood(kinds, trust, players, me, hands, turn_up, trump, bids, tricks, played, voids, trick_cards,
+                     n_in_trick, leader):
+    """The likelihood of the current trick's cards so far (``trick_cards[:n_in_trick]``, led by ``leader``)
+    given the cards each seat holds now (``hands``; a card on the trick was held until it was played): the
+    product of ``card_weight`` over the cards of seats other than ``me`` whose model is not blind, each
+    compared with the heuristic's card in that seat's place (the trick before it, ``played`` less the
+    trick's later cards, its tricks taken; the voids known now). The search policy's inference from play:
+    its observation holds the current trick, not the order of the tricks before it."""
+    like = 1.0
+    if trust <= 0.0:
+        return like
+    before = played
+    for j in range(n_in_trick):
+        before &= ~bit(trick_cards[j])
+    led = LED_NONE
+    best = -1
+    win_pos = -1
+    for j in range(n_in_trick):
+        s = leader + j
+        if s >= players:
+            s -= players
+        c = trick_cards[j]
+        if s != me and kinds[s] != MODEL_BLIND:
+            hand = hands[s] | bit(c)
+            legal = legal_mask(hand, led)
+            choice = heuristic_card(s, players, hand, legal, turn_up, trump, bids[s] - tricks[s], before,
+                                    trick_cards[max(win_pos, 0)], j, led, voids)
+            like *= card_weight(choice == c, popcount(legal), trust)
+        led = next_led(led, c)
+        strength = STRENGTH[trump + 1, led + 2, c]
+        if strength > best:
+            best = strength
+            win_pos = j
+        before |= bit(c)
+    return like
 
 
 @kernel

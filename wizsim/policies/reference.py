@@ -29,7 +29,7 @@ from wizsim.cards import N_CARDS, N_RANKS, card_rank, card_suit, is_jester, is_w
 from wizsim.config import MIN_PLAYERS, n_game_rounds
 from wizsim.deal.reference import Stream
 from wizsim.policies.heuristic import F_EARLIER, F_JESTER, F_SEAT, F_SIDE, F_TRUMP, F_VOID, F_WIZARD, N_FEATURES
-from wizsim.policies.search import MAX_TRIES, P_BID_TRUST, P_DOUBLINGS, P_WORLDS
+from wizsim.policies.search import MAX_TRIES, P_BID_TRUST, P_DOUBLINGS, P_PLAY_TRUST, P_WORLDS
 from wizsim.rules.reference import Trick, forbidden_bid, score_round
 from wizsim.stats import Z95
 
@@ -329,11 +329,13 @@ def _mask(cards) -> int:
 
 
 def sample_world(stream: Stream, players, r, me, hand, unseen, needs, voids, pool, seat_played, trump, bids, hook,
-                 n_heard, kinds, mparams, table, trust, trump_evidence, max_tries):
+                 n_heard, kinds, mparams, table, trust, trump_evidence, max_tries, trick=None):
     """(turned-up card, deals drawn, world): deals drawn with ``draw_world`` (one try each), each kept
     with chance likelihood / bound, the likelihood of the heard bids of seats ``< n_heard`` (and of the
-    dealer naming ``trump``) under the opponents' model's twins, the bound its largest value; after
-    ``max_tries`` the likeliest deal drawn stands (a legal state always gets a world)."""
+    dealer naming ``trump``, and, with ``trick`` = (play trust, tricks taken, cards played, the current
+    trick's cards, its leader), of that trick's cards: ``trick_likelihood``) under the opponents' model's
+    twins, the bound its largest value; after ``max_tries`` the likeliest deal drawn stands (a legal
+    state always gets a world)."""
     dealer = players - 1
     bound = 1.0
     for s in range(n_heard):
@@ -352,6 +354,10 @@ def sample_world(stream: Stream, players, r, me, hand, unseen, needs, voids, poo
         if trump_evidence:
             like *= named_trump_likelihood(kinds[dealer], mparams[dealer], table, trust, players, r, whole[dealer],
                                            trump)
+        if trick is not None and trick[0] > 0 and trick[3]:
+            play_trust, tricks, played, cards, leader = trick
+            like *= trick_likelihood(kinds, play_trust, players, me, world, turn_up, trump, bids, tricks, played,
+                                     voids, cards, leader)
         if _fraction(stream) * bound < like:
             return turn_up, tries, world
         if like > best[0]:
@@ -408,7 +414,7 @@ class Worlds:
     dealer's named trump) weighed at the policy's ``bid_trust``."""
 
     def __init__(self, stream: Stream, players: int, r: int, me: int, hand, seen, needs, voids, turn_up: int,
-                 seat_played, trump: int, bids, hook: bool, n_heard: int, params, table):
+                 seat_played, trump: int, bids, hook: bool, n_heard: int, params, table, trick=None):
         self.stream, self.players, self.r, self.me, self.hand = stream, players, r, me, set(hand)
         self.unseen = ALL_CARDS - set(hand) - set(seen) - {turn_up}
         self.needs, self.voids, self.seat_played = needs, voids, seat_played
@@ -418,12 +424,13 @@ class Worlds:
         self.trump_evidence = me != players - 1 and is_wizard(turn_up)
         self.params, self.table = params, table
         self.kinds = [0 if s == me else 1 for s in range(players)]
+        self.trick = trick  # sample_world's: the current trick's cards as evidence, at the policy's play_trust
 
     def next(self) -> list[set[int]]:
         return sample_world(self.stream, self.players, self.r, self.me, self.hand, self.unseen, self.needs,
                             self.voids, self.pool, self.seat_played, self.trump, self.bids, self.hook, self.n_heard,
                             self.kinds, [self.params] * self.players, self.table, self.params[P_BID_TRUST],
-                            self.trump_evidence, MAX_TRIES)[2]
+                            self.trump_evidence, MAX_TRIES, self.trick)[2]
 
 
 def _close_call(scores: list[list[int]]) -> bool:
@@ -489,9 +496,9 @@ def search_card(params, table, seat: int, players: int, r: int, hook: bool, hand
         return candidates[0]
     played = set().union(*map(set, seat_played))
     needs = [0 if s == seat else r - len(seat_played[s]) for s in range(players)]
-    worlds = Worlds(stream, players, r, seat, hand, played, needs, voids, turn_up, seat_played, trump, bids, hook,
-                    players, params, table)
     leader = (seat - len(trick)) % players
+    worlds = Worlds(stream, players, r, seat, hand, played, needs, voids, turn_up, seat_played, trump, bids, hook,
+                    players, params, table, (params[P_PLAY_TRUST], tricks, played, list(trick), leader))
 
     def score(world, j):
         card = candidates[j]
@@ -645,6 +652,30 @@ def play_likelihoods(kinds, trust, players, r, me, hands, turn_up, trump, bids, 
         trick.cards.append(card)
         played.append(card)
     return like, blind
+
+
+def trick_likelihood(kinds, trust, players, me, hands, turn_up, trump, bids, tricks, played, voids, trick,
+                     leader) -> float:
+    """The current trick's cards (``trick``, in order, led by ``leader``) weighed as ``play_likelihood``
+    weighs a round's: each card of a modelled seat other than ``me`` against the heuristic twin's choice
+    with the hand it held then (``hands[s]``, its cards now, plus that card), the cards played before it
+    and the voids known now."""
+    if trust <= 0.0:
+        return 1.0
+    before = set(played) - set(trick)
+    now = Trick(trump=trump)
+    like = 1.0
+    for j, card in enumerate(int(c) for c in trick):
+        s = (leader + j) % players
+        if s != me and kinds[s] != MODEL_BLIND:
+            hand = set(hands[s]) | {card}
+            legal = [c for c in sorted(hand) if now.may_play(hand, c)]
+            choice = heuristic_card(s, players, sorted(hand), legal, turn_up, trump, bids[s] - tricks[s],
+                                    sorted(before), list(now.cards), voids)
+            like *= card_weight(choice == card, len(legal), trust)
+        now.cards.append(card)
+        before.add(card)
+    return like
 
 
 def n_legal_bids(r: int, forbidden: int) -> int:

@@ -95,10 +95,12 @@ def _entries():
     from wizsim.policies.search import (
         DEFAULT_BID_TRUST,
         DEFAULT_DOUBLINGS,
+        DEFAULT_PLAY_TRUST,
         DEFAULT_WORLDS,
         MAX_WORLDS,
         P_BID_TRUST,
         P_DOUBLINGS,
+        P_PLAY_TRUST,
         P_WORLDS,
     )
 
@@ -114,7 +116,8 @@ def _entries():
                     params=(Param("worlds", DEFAULT_WORLDS, 1, MAX_WORLDS, P_WORLDS, integer=True),
                             Param("doublings", DEFAULT_DOUBLINGS, 0, 4, P_DOUBLINGS, integer=True),
                             Param("bid_shift", DEFAULT_BID_SHIFT, -1.0, 1.0, P_BID_SHIFT),
-                            Param("bid_trust", DEFAULT_BID_TRUST, 0.0, 1.0, P_BID_TRUST)),
+                            Param("bid_trust", DEFAULT_BID_TRUST, 0.0, 1.0, P_BID_TRUST),
+                            Param("play_trust", DEFAULT_PLAY_TRUST, 0.0, 1.0, P_PLAY_TRUST)),
                     summary="samples worlds consistent with what it has seen and picks the bid, card or trump "
                             "whose heuristic play-outs score best"),
     )

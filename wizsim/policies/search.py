@@ -21,7 +21,9 @@ runner-up by a paired 95% interval, the worlds are doubled, up to ``doublings`` 
 Parameters (``params`` row): ``P_BID_SHIFT`` (column 0, the play-outs' heuristic, kept at the heuristic's
 default so that the row serves as the heuristic's own), ``P_WORLDS``, ``P_DOUBLINGS``, ``P_BID_TRUST`` (how
 far the others' heard bids and a dealer's named suit are trusted: the opponents' model of
-``policies.model``, the heuristic with this ``bid_shift``). Every draw comes
+``policies.model``, the heuristic with this ``bid_shift``), ``P_PLAY_TRUST`` (how far the cards the others
+chose in the current trick are trusted, ``policies.model.trick_likelihood``: inference from play; 0, off,
+by default, as measured). Every draw comes
 from the round's play stream, so a search seat's choices depend only on (seed, round index).
 """
 
@@ -42,9 +44,13 @@ from wizsim.rules.kernels import forbidden_bid, score_round
 P_WORLDS = 1
 P_DOUBLINGS = 2
 P_BID_TRUST = 3
+P_PLAY_TRUST = 5  # column 4 is the heuristic's play noise, which the play-outs would read
 DEFAULT_WORLDS = 32
 DEFAULT_DOUBLINGS = 2
 DEFAULT_BID_TRUST = 0.9
+# How far the cards of the current trick are trusted as evidence (``policies.model.trick_likelihood``):
+# off by default, as measured (README, search): it did not make the policy stronger.
+DEFAULT_PLAY_TRUST = 0.0
 MAX_WORLDS = 4096
 # Draws per world before the likeliest one drawn stands (policies.worlds.sample_world).
 MAX_TRIES = 200
@@ -115,10 +121,11 @@ def _view(params, players, r, seat, hand, played, seat_played, turn_up):
 
 @inline_kernel
 def _search(score_world, ctx, k, params, table, players, r, hook, seat, hand, view, voids, seat_played, trump, bids,
-            n_heard, rng):
+            n_heard, trick, rng):
     """The index of the best of ``k`` candidates: worlds drawn from the seat's ``view`` (``_view``) by
-    ``sample_world`` (the hard facts ``voids``, ``seat_played``; ``bids`` heard from seats ``< n_heard``
-    and a named ``trump`` as the model's evidence), each scored by ``score_world(ctx, world, row)``
+    ``sample_world`` (the hard facts ``voids``, ``seat_played``; ``bids`` heard from seats ``< n_heard``,
+    a named ``trump`` and the current ``trick``'s cards as the model's evidence, ``sample_world``'s
+    ``trick``), each scored by ``score_world(ctx, world, row)``
     (every candidate's round score on ``world`` into ``row`` (k,) float64); after each batch of
     ``P_WORLDS`` worlds ``_pick`` decides, or doubles the worlds (at most ``P_DOUBLINGS`` times)."""
     unseen, pool, needs, kinds, mparams, trust, trump_evidence = view
@@ -131,7 +138,7 @@ def _search(score_world, ctx, k, params, table, players, r, hook, seat, hand, vi
     while True:
         while n < target:
             sample_world(rng, players, r, seat, hand, unseen, needs, voids, pool, seat_played, trump, bids, hook,
-                         n_heard, kinds, mparams, table, trust, trump_evidence, MAX_TRIES, world)
+                         n_heard, kinds, mparams, table, trust, trump_evidence, trick, MAX_TRIES, world)
             score_world(ctx, world, scores[n])
             n += 1
         j, more = _pick(scores, n, k, doublings, rng)
@@ -139,6 +146,12 @@ def _search(score_world, ctx, k, params, table, players, r, hook, seat, hand, vi
             return j
         doublings -= 1
         target = 2 * n
+
+
+@kernel
+def _no_trick(players):
+    """``sample_world``'s ``trick`` before any card is played (bids, the trump): nothing to weigh."""
+    return (0.0, np.zeros(players, np.int8), ZERO, np.zeros(players, np.int8), 0, 0)
 
 
 @kernel
@@ -169,8 +182,9 @@ def search_card(params, table, obs, rng):
     ctx = (players, seat, cands, turn_up, trump, bids, tricks, seat_played, played, trick_cards, n_in_trick, leader,
            voids, trick_status(trick_cards, n_in_trick, trump), _scratch(players))
     view = _view(params, players, r, seat, hand, played, seat_played, turn_up)
+    trick = (params[P_PLAY_TRUST], tricks, played, trick_cards, n_in_trick, leader)
     return cands[_search(_card_world, ctx, k, params, table, players, r, hook, seat, hand, view, voids, seat_played,
-                         trump, bids, players, rng)]
+                         trump, bids, players, trick, rng)]
 
 
 @inline_kernel
@@ -252,7 +266,7 @@ def search_bid(params, table, obs, rng):
     ctx = (params, table, players, r, hook, turn_up, seat, seat + 1, bids, cands, trump, False,
            (np.empty(players, np.int8),) + _scratch(players))
     return cands[_search(_round_world, ctx, k, params, table, players, r, hook, seat, hand, view, no_voids, no_plays,
-                         trump, bids, seat, rng)]
+                         trump, bids, seat, _no_trick(players), rng)]
 
 
 @kernel
@@ -267,4 +281,5 @@ def search_trump(params, table, obs, rng):
     ctx = (params, table, players, r, hook, turn_up, dealer, 0, bids, np.zeros(4, np.int64), 0, True,
            (np.empty(players, np.int8),) + _scratch(players))
     return _search(_round_world, ctx, 4, params, table, players, r, hook, dealer, hand,
-                   (unseen, pool, needs, kinds, mparams, 0.0, False), no_voids, no_plays, 0, bids, 0, rng)
+                   (unseen, pool, needs, kinds, mparams, 0.0, False), no_voids, no_plays, 0, bids, 0, _no_trick(players),
+                   rng)

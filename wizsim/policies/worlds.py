@@ -30,7 +30,13 @@ from wizsim._jit import kernel
 from wizsim.bits import ZERO, bit, lowest_bit, popcount
 from wizsim.cards import FIRST_JESTER, FIRST_WIZARD, N_RANKS, N_SUITED
 from wizsim.deal.kernels import next_u64, rand_below
-from wizsim.policies.model import bids_bound, bids_likelihood, named_trump_bound, named_trump_likelihood
+from wizsim.policies.model import (
+    bids_bound,
+    bids_likelihood,
+    named_trump_bound,
+    named_trump_likelihood,
+    trick_likelihood,
+)
 
 NO_TURN_UP = -1
 FAILED = -2  # ``deal_world`` / ``sample_world``: this try (or every try) found no world
@@ -161,13 +167,15 @@ def draw_world(rng, players, me, hand, unseen, needs, voids, pool, max_tries, wo
 
 @kernel
 def sample_world(rng, players, r, me, hand, unseen, needs, voids, pool, seat_played, trump, bids, hook, n_heard, kinds,
-                 mparams, table, trust, trump_evidence, max_tries, world):
+                 mparams, table, trust, trump_evidence, trick, max_tries, world):
     """A world weighed by the opponents' model (``policies.model``): consistent deals are drawn until one
     is kept with chance ``likelihood / bound`` (the heard bids of seats ``< n_heard`` and, with
     ``trump_evidence``, the dealer's named suit ``trump``; each seat's whole hand is its world cards and
-    ``seat_played``), at most ``max_tries``; then the likeliest world drawn stands. ``world`` (players,)
-    uint64 gets the hands. Returns (turned-up card, tries used); ``FAILED`` only when no consistent deal
-    turns up in ``HARD_TRIES`` more draws either (an inconsistent state)."""
+    ``seat_played``; and the current trick's cards, ``trick`` = (play trust, tricks taken, every card
+    played, the trick's cards, how many, its leader): ``model.trick_likelihood``, weighing nothing at play
+    trust 0), at most ``max_tries``; then the likeliest world drawn stands. ``world`` (players,) uint64
+    gets the hands. Returns (turned-up card, tries used); ``FAILED`` only when no consistent deal turns
+    up in ``HARD_TRIES`` more draws either (an inconsistent state)."""
     dealer = players - 1
     bound = bids_bound(kinds, trust, players, r, hook, me, bids, n_heard)
     if trump_evidence:
@@ -188,6 +196,10 @@ def sample_world(rng, players, r, me, hand, unseen, needs, voids, pool, seat_pla
         if trump_evidence:
             like *= named_trump_likelihood(kinds[dealer], mparams[dealer], table, trust, players, r, whole[dealer],
                                            trump)
+        play_trust, tricks, played, trick_cards, n_in_trick, leader = trick
+        if play_trust > 0.0 and n_in_trick > 0:  # a card weighs at most 1: the bound stands
+            like *= trick_likelihood(kinds, play_trust, players, me, world, tu, trump, bids, tricks, played, voids,
+                                     trick_cards, n_in_trick, leader)
         if (next_u64(rng) >> np.uint64(11)) * _UNIT * bound < like:
             return tu, t + 1
         if like > best_like:

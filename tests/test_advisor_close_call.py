@@ -149,10 +149,16 @@ def test_trump_advice_against_search_players_counts_their_work():
     assert advise_trump("AS,3H,KD,7C,9H,2D", 4, seed=5).warning is None
 
 
-def test_time_fit_is_the_deals_left_at_the_pace_so_far():
-    assert sampling.time_fit(1.0, 10, 4.5) == 35
-    assert sampling.time_fit(4.5, 10, 4.5) == sampling.time_fit(5.0, 10, 4.5) == 0
-    assert sampling.time_fit(0.0, 10, 4.5) > 10**9
+def test_time_fit_is_the_deals_left_at_the_pace_after_the_first_pass():
+    assert sampling.time_fit(3.5, 10, 1.0) == 35
+    assert sampling.time_fit(0.0, 10, 1.0) == sampling.time_fit(-0.5, 10, 1.0) == 0
+    assert sampling.time_fit(1.0, 10, 0.0) > 10**9
+    # the first pass (it loads the kernels too) only starts the pace; a later pass at 0.1 s a deal with
+    # 1.5 s left lets 15 more deals in, of the 40 the doubling asked for
+    want, cut, paced = sampling.paced_want(2.0, 10, 20, None, 4.5)
+    assert (want, cut, paced) == (20, False, (2.0, 10))
+    assert sampling.paced_want(3.0, 20, 40, paced, 4.5) == (35, True, (2.0, 10))
+    assert sampling.paced_want(3.0, 20, 30, paced, 4.5) == (30, False, (2.0, 10))
 
 
 def test_a_batch_that_would_overrun_the_wall_clock_is_cut_to_fit(monkeypatch):

@@ -334,10 +334,10 @@ def _monte_carlo(q: PlayQuestion, state, model, candidates: np.ndarray, seed: in
         PILOT,
         _weights,
         affordable,
+        paced_want,
         search_floor,
         separated,
         threshold,
-        time_fit,
     )
     from wizsim.policies import policy_cost
     from wizsim.sim.evaluation import evaluate_worlds
@@ -372,14 +372,18 @@ def _monte_carlo(q: PlayQuestion, state, model, candidates: np.ndarray, seed: in
     bid = q.bids[q.me]
     max_drawn = 400 * cap + 10_000
     timed_out = cut = False  # cut: this batch was cut to end by the wall-clock limit
+    paced = None
     while True:
         if samples is None and have:
-            fit = time_fit(time.perf_counter() - started - (compile_seconds() - compiled), have, TIME_LIMIT)
-            if fit <= 0:
+            spent = time.perf_counter() - started - (compile_seconds() - compiled)
+            if spent > TIME_LIMIT:
                 timed_out = True
                 break
-            if fit < want - have:
-                want, cut = have + fit, True
+            want, cut_now, paced = paced_want(spent, have, want, paced, TIME_LIMIT)
+            cut |= cut_now
+            if want <= have:
+                timed_out = True
+                break
         need = want - have
         n = need if not conditioned else int(min(max(need / max(rate, 1e-3) * 1.1, FIRST_BATCH), 1_000_000))
         n = min(n, max_drawn - drawn)

@@ -392,15 +392,29 @@ def search_stand_in(name: str, play_noise: float) -> str:
     return with_play_noise(check_policy(f"heuristic:bid_shift={shift!r}"), play_noise)
 
 
-def time_fit(spent: float, have: int, limit: float) -> int:
-    """How many more deals fit before the wall-clock ``limit``, at the pace of the ``have`` deals that took
-    ``spent`` seconds: a doubling batch may take as long as every batch before it, so a slow policy (a
-    search player dearer than its cost says) or a slow machine would overrun the limit by a whole batch."""
-    if spent >= limit:
+def time_fit(left: float, deals: int, seconds: float) -> int:
+    """How many more deals fit in the ``left`` seconds before the wall-clock limit, at the pace of ``deals``
+    deals in ``seconds``: a doubling batch may take as long as every batch before it, so a slow policy (a
+    search player dearer than its cost says) or a slow machine would overrun the limit by a whole batch.
+    The pace leaves out the call's first pass, which also loads the compiled kernels."""
+    if left <= 0:
         return 0
-    if spent <= 0:
+    if seconds <= 0:
         return 1 << 40
-    return int((limit - spent) * have / spent)
+    return int(left * deals / seconds)
+
+
+def paced_want(spent: float, have: int, want: int, paced: tuple | None, limit: float) -> tuple:
+    """(the deals to reach, whether the batch was cut by the wall clock, the pace's start): the first call
+    (``paced`` None) marks the end of the first pass; later ones cut ``want`` to what ``time_fit`` allows."""
+    if paced is None:
+        return want, False, (spent, have)
+    if have <= paced[1]:
+        return want, False, paced
+    fit = time_fit(limit - spent, have - paced[1], spent - paced[0])
+    if fit < want - have:
+        return have + max(fit, 0), True, paced
+    return want, False, paced
 
 
 def search_floor(model) -> int:
@@ -496,16 +510,18 @@ def sample(q, model, seed: int, samples: int | None = None, allowed: np.ndarray 
     timed_out = False
     c = None
     warning = None
-    cut = False  # this batch was cut to end by the wall-clock limit
+    cut, paced = False, None  # cut: this batch was cut to end by the wall-clock limit
     while True:
         if budget is not None and have:
             spent = time.perf_counter() - started - (compile_seconds() - compiled)
-            fit = time_fit(spent, have, TIME_LIMIT)
-            if fit <= 0:
+            if spent > TIME_LIMIT:
                 capped = timed_out = True
                 break
-            if fit < want - have:
-                want, cut = have + fit, True
+            want, cut_now, paced = paced_want(spent, have, want, paced, TIME_LIMIT)
+            cut |= cut_now
+            if want <= have:
+                capped = timed_out = True
+                break
         need = want - have
         n = need if not weighed else int(min(max(need / max(rate, 1e-4) * 1.1, FIRST_BATCH), 4_000_000))
         if max_tried is not None:

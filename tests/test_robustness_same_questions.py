@@ -1,0 +1,64 @@
+"""The robustness benchmark's same-question analysis (benchmarks/robustness.py, README "Robustness"): it
+pairs each table's bid question with the control's only where the advisor's input is the same (deal,
+seat, heard bids, trump), and there the advisor's answer is the same at both tables."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="module")
+def robustness():
+    spec = importlib.util.spec_from_file_location("robustness", ROOT / "benchmarks" / "robustness.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def asked(index, heard, trump, advised, predicted, made, own_made=False):
+    return {"index": index, "seat": len(heard) + 1, "heard": heard, "trump": trump, "advised": advised,
+            "predicted": predicted, "made": made, "own_made": own_made}
+
+
+def row(table, r, questions):
+    return {"table": table, "r": r, "bid": {"asked": questions}}
+
+
+def test_only_questions_with_the_same_input_are_paired(robustness):
+    control = row("heuristic (control)", 3, [
+        asked(0, [], 1, 1, 0.6, True, True),
+        asked(1, [2], 1, 0, 0.5, True, False),
+        asked(2, [1, 1], 2, 1, 0.4, False, True),
+        asked(3, [0, 1, 1], 0, 2, 0.3, True, True)])
+    table = row("random", 3, [
+        asked(0, [], 1, 1, 0.6, False, False),  # same input: paired
+        asked(1, [3], 1, 0, 0.5, True, True),  # another heard bid: not paired
+        asked(2, [1, 1], 3, 1, 0.4, True, True),  # another trump: not paired
+        asked(3, [0, 1, 1], 0, 1, 0.35, True, True)])  # same input answered otherwise: counted, left out
+    out = robustness.same_questions([control, table])["random"]
+    assert (out["same"], out["of"], out["answered_differently"]) == (1, 4, 1)
+    assert out["gap"]["mean"] == -1.0 and out["own_bid_gap"]["mean"] == -1.0
+    assert out["control"]["mean"] == pytest.approx(0.4) and out["table"]["mean"] == pytest.approx(-0.6)
+
+
+def test_the_advisor_answers_a_question_it_cannot_tell_apart_the_same_way(robustness):
+    """Real questions at two tables: every seat-1 question with the same trump is paired, answered alike,
+    and the gap is the difference in how often the same bid was made."""
+    control = robustness.bid_questions(["heuristic"] * 3, 2, 8, {})
+    table = robustness.bid_questions(["random"] * 3, 2, 8, {})
+    rows = [{"table": "heuristic (control)", "r": 2, "bid": control}, {"table": "random", "r": 2, "bid": table}]
+    out = robustness.same_questions(rows)["random"]
+    assert out["answered_differently"] == 0
+    pairs = [(q, c) for q, c in zip(table["asked"], control["asked"], strict=True)
+             if (q["heard"], q["trump"]) == (c["heard"], c["trump"])]
+    assert any(q["seat"] == 1 for q, _ in pairs)
+    for q, c in pairs:
+        assert q["advised"] == c["advised"] and q["predicted"] == c["predicted"]
+    assert out["same"] == len(pairs)
+    assert out["gap"]["mean"] == pytest.approx(np.mean([float(q["made"]) - float(c["made"]) for q, c in pairs]))

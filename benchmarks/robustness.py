@@ -4,6 +4,8 @@
     python benchmarks/robustness.py --questions 40 --quick  # a short look
     python benchmarks/robustness.py --bid-trust 0.9       # the same with another trust (fitting the default)
     python benchmarks/robustness.py --no-play --hero heuristic:play_noise=0.1  # a hero less predictable
+    python benchmarks/robustness.py --no-play --first 400 --questions 800 --out more.json  # questions 400..1199
+    python benchmarks/robustness.py --merge first.json more.json --out all.json  # one run of both
 
 Four players. The hero (the heuristic) sits in every seat in turn; the three others play one table's
 policies: ``random``, ``heuristic:bid_shift=0.5``, ``heuristic:bid_shift=-0.5``, ``search:worlds=8``, a
@@ -98,10 +100,10 @@ def interval(x: np.ndarray) -> dict:
     return {"mean": float(x.mean()), "low": float(x.mean() - half), "high": float(x.mean() + half), "n": int(len(x))}
 
 
-def bid_questions(opponents: list[str], r: int, n: int, trust: dict) -> dict:
+def bid_questions(opponents: list[str], r: int, n: int, trust: dict, first: int = 0) -> dict:
     refusals, diffs, values, seconds = 0, [], [], []
     errors, asked = [], []
-    for i in range(n):
+    for i in range(first, first + n):
         hero = i % PLAYERS
         names = seat_names(opponents, hero)
         truth = simulate_rounds(PLAYERS, r, 1, names, seed=SEED, first_index=i)
@@ -140,7 +142,8 @@ def same_questions(results: list[dict], control: str = "heuristic (control)") ->
     exceeds 0.06, no such advisor is within +-0.03 at both tables on these questions."""
     by = {(x["table"], x["r"]): {q["index"]: q for q in x["bid"].get("asked", [])} for x in results if x["bid"]}
     out = {}
-    for name in sorted({t for t, _ in by} - {control}):
+    order = list(TABLES)
+    for name in sorted({t for t, _ in by} - {control}, key=lambda t: (order.index(t) if t in order else len(order), t)):
         gap, own, here, there, unlike, total = [], [], [], [], 0, 0
         for (t, r), qs in by.items():
             if t != name or (control, r) not in by:
@@ -283,63 +286,28 @@ def fmt(iv: dict, digits: int = 2) -> str:
     return f"{iv['mean']:+.{digits}f} [{iv['low']:+.{digits}f}, {iv['high']:+.{digits}f}]"
 
 
-def main() -> None:
-    global HERO
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--questions", type=int, default=100, help="bid questions per table and round size")
-    ap.add_argument("--deals", type=int, default=None, help="play-advice deals per table and round size "
-                    "(default: a quarter of --questions)")
-    ap.add_argument("--rounds", default=",".join(map(str, ROUNDS)))
-    ap.add_argument("--tables", default=None, help="comma list of table names (default: all)")
-    ap.add_argument("--policy", default=None, help="tell the advisor this opponents' model (default: its own)")
-    ap.add_argument("--bid-trust", type=float, default=None)
-    ap.add_argument("--play-trust", type=float, default=None)
-    ap.add_argument("--play-noise", type=float, default=None, help="the opponents' model's play noise "
-                    "(default: the advisor's)")
-    ap.add_argument("--doubt", type=float, default=None, help="bid advice: the prior of the blind table "
-                    "(default: the advisor's)")
-    ap.add_argument("--play-doubt", type=float, default=None, help="play advice: the prior of the blind table "
-                    "in the worlds' weights (default: the advisor's)")
-    ap.add_argument("--hero", default=HERO, help="the hero's own policy (bid advice is told it as its play; "
-                    "default: the heuristic)")
-    ap.add_argument("--no-play", action="store_true", help="bid advice only")
-    ap.add_argument("--no-bid", action="store_true", help="play advice only")
-    ap.add_argument("--quick", action="store_true", help="r = 6 and 10 only")
-    ap.add_argument("--out", default=None)
-    args = ap.parse_args()
-    HERO = args.hero
-    rounds = (6, 10) if args.quick else tuple(int(x) for x in args.rounds.split(","))
-    tables = TABLES if args.tables is None else {k: TABLES[k] for k in args.tables.split(",")}
-    deals = args.deals if args.deals is not None else max(4, args.questions // 4)
-    trust = {k: v for k, v in (("bid_trust", args.bid_trust), ("play_noise", args.play_noise), ("policy", args.policy))
-             if v is not None}
-    play_trust = {**trust, **({"play_trust": args.play_trust} if args.play_trust is not None else {})}
-    if args.doubt is not None:  # bid advice only
-        trust["doubt"] = args.doubt
-    if args.play_doubt is not None:
-        play_trust["doubt"] = args.play_doubt
-    results = []
+def print_header() -> None:
     print(f"{'table':<26} {'r':>2}  {'bid: refusals':>13}  {'obs - pred P(exact)':>24}  {'value of advised bid':>24}"
           f"  {'play: refusals':>14}  {'value of play advice':>24}  {'obs - pred P(make)':>24}"
           f"  {'as said':>24}")
-    for name, opponents in tables.items():
-        for r in rounds:
-            started = time.perf_counter()
-            bid = bid_questions(opponents, r, 0 if args.no_bid else args.questions, trust)
-            play = None if args.no_play else play_questions(opponents, r, deals, play_trust)
-            row = {"table": name, "opponents": opponents, "r": r, "bid": bid, "play": play,
-                   "seconds": time.perf_counter() - started}
-            results.append(row)
-            p = play or {"refusals": "-", "value": {"mean": None}, "calibration": {"mean": None},
-                         "calibration_as_said": {"mean": None}}
-            print(f"{name:<26} {r:>2}  {bid['refusals']:>13}  {fmt(bid['calibration'], 3):>24}  "
-                  f"{fmt(bid['value']):>24}  {p['refusals']:>14}  {fmt(p['value']):>24}  "
-                  f"{fmt(p['calibration'], 3):>24}  {fmt(p['calibration_as_said'], 3):>24}", flush=True)
+
+
+def print_row(row: dict) -> None:
+    bid = row["bid"]
+    p = row["play"] or {"refusals": "-", "value": {"mean": None}, "calibration": {"mean": None},
+                        "calibration_as_said": {"mean": None}}
+    print(f"{row['table']:<26} {row['r']:>2}  {bid['refusals']:>13}  {fmt(bid['calibration'], 3):>24}  "
+          f"{fmt(bid['value']):>24}  {p['refusals']:>14}  {fmt(p['value']):>24}  "
+          f"{fmt(p['calibration'], 3):>24}  {fmt(p['calibration_as_said'], 3):>24}", flush=True)
+
+
+def summarize(results: list[dict]) -> tuple[dict, dict]:
+    """Print and return (each table pooled over r, ``same_questions``)."""
     pooled = {}
     print(f"\npooled over r: {'table':<26}  {'bid: refusals':>13}  {'obs - pred P(exact)':>24}  "
           f"{'value of advised bid':>24}  {'play: refusals':>14}  {'value of play advice':>24}  "
           f"{'obs - pred P(make)':>24}  {'as said':>24}")
-    for name in tables:
+    for name in dict.fromkeys(x["table"] for x in results):
         rows = [x for x in results if x["table"] == name]
         plays = [x["play"] for x in rows if x["play"]]
         p = pooled[name] = {
@@ -364,10 +332,118 @@ def main() -> None:
             print(f"same questions: {name:<26}  "
                   f"{g['same']:>5} of {g['of']:<5} {fmt(g['control'], 3):>24}  {fmt(g['table'], 3):>24}  "
                   f"{fmt(g['gap'], 3):>24}  {fmt(g['own_bid_gap'], 3):>24}", flush=True)
+    return pooled, same
+
+
+def merge_runs(runs: list[dict]) -> list[dict]:
+    """One run's rows from several (``--merge``): a table and round size's bid questions from every run
+    (each question once, in index order), its play deals from the runs that played them. The runs must
+    share the seed, the hero and the advisor's settings; a question asked twice must have been answered
+    alike."""
+    keys = [(x["seed"], x.get("hero", "heuristic"), json.dumps(x["trust"], sort_keys=True)) for x in runs]
+    if len(set(keys)) > 1:
+        raise SystemExit(f"robustness.py: the runs differ in seed, hero or settings: {sorted(set(keys))}")
+    if any("asked" not in x["bid"] for run in runs for x in run["results"] if x["bid"]):
+        raise SystemExit("robustness.py: --merge needs the per-question records (\"asked\") of runs made since they "
+                         "were kept")
+    rows: dict = {}
+    for run in runs:
+        for x in run["results"]:
+            row = rows.setdefault((x["table"], x["r"]), {"table": x["table"], "opponents": x["opponents"], "r": x["r"],
+                                                         "asked": {}, "refusals": 0, "plays": [], "seconds": 0.0})
+            for q, d, v in zip(x["bid"]["asked"], x["bid"]["diffs"], x["bid"]["values"], strict=True):
+                old = row["asked"].get(q["index"])
+                if old is not None and old[0] != q:
+                    raise SystemExit(f"robustness.py: question {q['index']} of {x['table']}, r={x['r']}, "
+                                     "was answered differently in two runs")
+                row["asked"][q["index"]] = (q, d, v)
+            row["refusals"] += x["bid"]["refusals"]
+            row["seconds"] += x["seconds"]
+            if x["play"]:
+                row["plays"].append(x["play"])
+    out = []
+    for row in rows.values():
+        qs = [row["asked"][i] for i in sorted(row["asked"])]
+        diffs, values = [d for _, d, _ in qs], [v for _, _, v in qs]
+        bid = {"questions": len(qs) + row["refusals"], "refusals": row["refusals"], "errors": [],
+               "calibration": interval(diffs), "value": interval(values), "median_seconds": None,
+               "diffs": diffs, "values": values, "asked": [q for q, _, _ in qs]}
+        play = row["plays"][0] if len(row["plays"]) == 1 else None
+        if len(row["plays"]) > 1:
+            raise SystemExit(f"robustness.py: {row['table']}, r={row['r']}: play deals in more than one run")
+        out.append({"table": row["table"], "opponents": row["opponents"], "r": row["r"], "bid": bid, "play": play,
+                    "seconds": row["seconds"]})
+    order = list(TABLES)
+    out.sort(key=lambda x: (order.index(x["table"]) if x["table"] in order else len(order), x["r"]))
+    return out
+
+
+def main() -> None:
+    global HERO
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--questions", type=int, default=100, help="bid questions per table and round size")
+    ap.add_argument("--deals", type=int, default=None, help="play-advice deals per table and round size "
+                    "(default: a quarter of --questions)")
+    ap.add_argument("--first", type=int, default=0, help="the first bid question's index (to extend a run: "
+                    "question i is deal i of the seed, the hero in seat i mod 4)")
+    ap.add_argument("--rounds", default=",".join(map(str, ROUNDS)))
+    ap.add_argument("--tables", default=None, help="comma list of table names (default: all)")
+    ap.add_argument("--policy", default=None, help="tell the advisor this opponents' model (default: its own)")
+    ap.add_argument("--bid-trust", type=float, default=None)
+    ap.add_argument("--play-trust", type=float, default=None)
+    ap.add_argument("--play-noise", type=float, default=None, help="the opponents' model's play noise "
+                    "(default: the advisor's)")
+    ap.add_argument("--doubt", type=float, default=None, help="bid advice: the prior of the blind table "
+                    "(default: the advisor's)")
+    ap.add_argument("--play-doubt", type=float, default=None, help="play advice: the prior of the blind table "
+                    "in the worlds' weights (default: the advisor's)")
+    ap.add_argument("--hero", default=HERO, help="the hero's own policy (bid advice is told it as its play; "
+                    "default: the heuristic)")
+    ap.add_argument("--no-play", action="store_true", help="bid advice only")
+    ap.add_argument("--no-bid", action="store_true", help="play advice only")
+    ap.add_argument("--quick", action="store_true", help="r = 6 and 10 only")
+    ap.add_argument("--merge", nargs="+", default=None, metavar="RUN.json", help="print and save these runs' "
+                    "results as one (runs that extend each other with --first), instead of running")
+    ap.add_argument("--out", default=None)
+    args = ap.parse_args()
+    HERO = args.hero
+    rounds = (6, 10) if args.quick else tuple(int(x) for x in args.rounds.split(","))
+    tables = TABLES if args.tables is None else {k: TABLES[k] for k in args.tables.split(",")}
+    deals = args.deals if args.deals is not None else max(4, args.questions // 4)
+    trust = {k: v for k, v in (("bid_trust", args.bid_trust), ("play_noise", args.play_noise), ("policy", args.policy))
+             if v is not None}
+    play_trust = {**trust, **({"play_trust": args.play_trust} if args.play_trust is not None else {})}
+    if args.doubt is not None:  # bid advice only
+        trust["doubt"] = args.doubt
+    if args.play_doubt is not None:
+        play_trust["doubt"] = args.play_doubt
+    if args.merge:
+        runs = [json.loads(Path(f).read_text()) for f in args.merge]
+        results = merge_runs(runs)
+        print(f"{len(runs)} runs merged")
+        print_header()
+        for row in results:
+            print_row(row)
+        first, questions = min(x.get("first", 0) for x in runs), sum(x["questions"] for x in runs)
+        deals, play_trust, HERO = runs[0]["deals"], runs[0]["trust"], runs[0].get("hero", HERO)
+    else:
+        results = []
+        first, questions = args.first, args.questions
+        print_header()
+        for name, opponents in tables.items():
+            for r in rounds:
+                started = time.perf_counter()
+                bid = bid_questions(opponents, r, 0 if args.no_bid else args.questions, trust, args.first)
+                play = None if args.no_play else play_questions(opponents, r, deals, play_trust)
+                row = {"table": name, "opponents": opponents, "r": r, "bid": bid, "play": play,
+                       "seconds": time.perf_counter() - started}
+                results.append(row)
+                print_row(row)
+    pooled, same = summarize(results)
     out = {"machine": {"cpu": platform.processor() or platform.machine(), "cores": os.cpu_count(),
                        "date": time.strftime("%Y-%m-%d"), "loadavg": os.getloadavg()},
-           "seed": SEED, "hero": HERO, "questions": args.questions, "deals": deals, "trust": play_trust, "results": results,
-           "pooled": pooled, "same_questions": same}
+           "seed": SEED, "hero": HERO, "first": first, "questions": questions, "deals": deals, "trust": play_trust,
+           "results": results, "pooled": pooled, "same_questions": same}
     path = Path(args.out) if args.out else Path(__file__).parent / "results" / (
         "robustness-quick.json" if args.quick else "robustness.json")
     path.write_text(json.dumps(out, separators=(",", ":")))  # per question: one line, not megabytes of indent

@@ -62,3 +62,30 @@ def test_the_advisor_answers_a_question_it_cannot_tell_apart_the_same_way(robust
         assert q["advised"] == c["advised"] and q["predicted"] == c["predicted"]
     assert out["same"] == len(pairs)
     assert out["gap"]["mean"] == pytest.approx(np.mean([float(q["made"]) - float(c["made"]) for q, c in pairs]))
+
+
+def run(first, questions):
+    rows = [{"table": "random", "opponents": ["random"] * 3, "r": 3, "seconds": 1.0, "play": None,
+             "bid": {"refusals": 0, "asked": questions, "diffs": [float(q["made"]) - q["predicted"] for q in questions],
+                     "values": [float(q["index"]) for q in questions]}}]
+    return {"seed": 2026, "hero": "heuristic", "trust": {}, "first": first, "questions": len(questions),
+            "deals": 0, "results": rows}
+
+
+def test_merged_runs_hold_each_question_once_in_order(robustness):
+    a = run(0, [asked(0, [], 1, 1, 0.5, True), asked(1, [2], 1, 0, 0.25, False)])
+    b = run(1, [asked(1, [2], 1, 0, 0.25, False), asked(2, [1, 1], 2, 1, 0.5, False)])
+    (row,) = robustness.merge_runs([b, a])
+    assert [q["index"] for q in row["bid"]["asked"]] == [0, 1, 2]
+    assert row["bid"]["values"] == [0.0, 1.0, 2.0]
+    assert row["bid"]["calibration"]["mean"] == pytest.approx((0.5 - 0.25 - 0.5) / 3)
+
+
+def test_runs_that_disagree_are_not_merged(robustness):
+    a = run(0, [asked(0, [], 1, 1, 0.5, True)])
+    with pytest.raises(SystemExit, match="answered differently"):
+        robustness.merge_runs([a, run(0, [asked(0, [], 1, 2, 0.5, True)])])
+    other = run(0, [asked(1, [2], 1, 0, 0.25, False)])
+    other["seed"] = 7
+    with pytest.raises(SystemExit, match="differ in seed"):
+        robustness.merge_runs([a, other])

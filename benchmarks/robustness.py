@@ -424,7 +424,8 @@ def main() -> None:
         print_header()
         for row in results:
             print_row(row)
-        first, questions = min(x.get("first", 0) for x in runs), sum(x["questions"] for x in runs)
+        first = min(x.get("first", 0) for x in runs)
+        questions = max((x["bid"]["questions"] for x in results), default=0)  # per table and round size
         deals, play_trust, HERO = runs[0]["deals"], runs[0]["trust"], runs[0].get("hero", HERO)
     else:
         results = []

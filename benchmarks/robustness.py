@@ -29,8 +29,9 @@ benchmarks/results/robustness.json.
 
 The same questions: each table against the control on the questions whose deal, seat, heard bids and
 trump are the same at both, where any advisor that answers from the question says the same at both
-tables (``same_questions``). Their gap in observed - predicted is the gap in the observed rate at one
-advised bid: more than 0.06 and no such advisor is within +-0.03 at both on those questions.
+tables (``same_questions``). Their gap in observed - predicted is the gap in the observed rate at the
+advised bid: more than 0.06 and no prediction of those bids is within +-0.03 at both tables on those
+questions (an advisor that advised other bids would meet another gap).
 """
 
 from __future__ import annotations
@@ -139,7 +140,7 @@ def same_questions(results: list[dict], control: str = "heuristic (control)") ->
     seat, the same heard bids and trump (seat 1 hears no bids). There every advisor that answers from the
     question alone says the same at both tables, so the gap between the tables' observed - predicted
     is the gap in the observed rate at the same advised bid, whatever the advisor predicts: when it
-    exceeds 0.06, no such advisor is within +-0.03 at both tables on these questions."""
+    exceeds 0.06, no prediction of these bids is within +-0.03 at both tables on these questions."""
     by = {(x["table"], x["r"]): {q["index"]: q for q in x["bid"].get("asked", [])} for x in results if x["bid"]}
     out = {}
     order = list(TABLES)
@@ -406,6 +407,8 @@ def main() -> None:
                     "results as one (runs that extend each other with --first), instead of running")
     ap.add_argument("--out", default=None)
     args = ap.parse_args()
+    if args.hero != HERO and not args.no_play:
+        ap.error("--hero needs --no-play: play advice is not told the hero's own play")
     HERO = args.hero
     rounds = (6, 10) if args.quick else tuple(int(x) for x in args.rounds.split(","))
     tables = TABLES if args.tables is None else {k: TABLES[k] for k in args.tables.split(",")}

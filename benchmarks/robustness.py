@@ -396,6 +396,8 @@ def main() -> None:
                     "(default: the advisor's)")
     ap.add_argument("--doubt", type=float, default=None, help="bid advice: the prior of the blind table "
                     "(default: the advisor's)")
+    ap.add_argument("--seat-doubt", type=float, default=None, help="bid advice: the prior that one heard seat is "
+                    "blind on its own (default: the advisor's)")
     ap.add_argument("--play-doubt", type=float, default=None, help="play advice: the prior of the blind table "
                     "in the worlds' weights (default: the advisor's)")
     ap.add_argument("--hero", default=HERO, help="the hero's own policy (bid advice is told it as its play; "
@@ -418,6 +420,8 @@ def main() -> None:
     play_trust = {**trust, **({"play_trust": args.play_trust} if args.play_trust is not None else {})}
     if args.doubt is not None:  # bid advice only
         trust["doubt"] = args.doubt
+    if args.seat_doubt is not None:
+        trust["seat_doubt"] = args.seat_doubt
     if args.play_doubt is not None:
         play_trust["doubt"] = args.play_doubt
     if args.merge:

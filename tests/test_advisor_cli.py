@@ -73,12 +73,26 @@ def test_unlikely_heard_bids_are_answered_with_a_warning():
     got = json.loads(_run([*args, "--json"]).output)
     assert got["warning"].startswith("seat 1's bid of 5") and 0 < got["ess"] <= got["samples"] == 200
     assert got["best_bid"] == 0
-    # hard evidence no deal reproduces: the doubted table's blind type still answers it (issue 17's
-    # table types); with the doubt off the bids are ignored, and the warning says that
+    # hard evidence no deal reproduces: the doubted table's blind type (or each seat's) still answers it
+    # (issue 17's table types); with both doubts off the bids are ignored, and the warning says that
     hard = json.loads(_run([*args, "--json", "--bid-trust", "1"]).output)
     assert hard["warning"].startswith("seat 1's bid of 5") and hard["best_bid"] == 0
     hard = json.loads(_run([*args, "--json", "--bid-trust", "1", "--doubt", "0"]).output)
+    assert hard["warning"].startswith("seat 1's bid of 5") and hard["best_bid"] == 0 and hard["seat_doubt"] == 0.15
+    hard = json.loads(_run([*args, "--json", "--bid-trust", "1", "--doubt", "0", "--seat-doubt", "0"]).output)
     assert hard["warning"].startswith("no deal of") and hard["best_bid"] == 0
+
+
+@pytest.mark.parametrize("args,needle", [
+    (["--trump", "S", "--seat", "1", "--bids", "1,0,1,1"], "--seat-doubt is for bid advice"),  # play advice
+    (["--trump-card", "W", "--seat", "4"], "--seat-doubt is for bid advice"),  # the dealer's trump advice
+])
+def test_seat_doubt_is_bid_advice_only(args, needle):
+    result = _run(["advise", "--hand", "AS,KD,3H", "--seed", "4", "--seat-doubt", "0.1", *args])
+    assert result.exit_code == 2, result.output
+    assert needle in result.output and "Traceback" not in result.output
+    bad = _run(["advise", "--hand", "AS,KD,3H", "--trump", "S", "--seat", "1", "--seat-doubt", "1.5"])
+    assert bad.exit_code == 2 and "'--seat-doubt'" in bad.output
 
 
 def test_table_shows_every_bid_the_recommendation_and_the_deals_used():
@@ -120,7 +134,8 @@ def test_json_is_the_contract_shape():
     obj = json.loads(result.output)
     assert list(obj) == ["phase", "hand", "players", "seat", "trump", "trump_card", "earlier_bids", "hook", "best_bid",
                          "method", "samples", "table", "close_call",  # close_call: issue 10 item 11
-                         "ess", "policy", "bid_trust", "play_noise", "doubt", "warning"]  # the opponents' model: issue 17
+                         "ess", "policy", "bid_trust", "play_noise", "doubt", "seat_doubt",
+                         "warning"]  # the opponents' model: issue 17
     assert obj["hand"] == "W,AS,3H" and obj["trump"] == "S" and obj["trump_card"] == "7S"
     assert obj["players"] == 4 and obj["seat"] == 2 and obj["earlier_bids"] == [1] and obj["hook"] is False
     assert obj["method"] == "monte-carlo" and obj["samples"] == 1500

@@ -15,7 +15,7 @@ from wizsim.cli import main
 from wizsim.stats import Z95
 
 CLOSE = ["--hand", "3S,JS,KS,5H,AH,3D,4D,8D,TC,KC,J,J", "--trump-card", "TH", "--seat", "4", "--bids", "3,4,5",
-         "--seed", "7001327", "--bid-trust", "1", "--doubt", "0"]  # the example was found with the table's type sure
+         "--seed", "7001327", "--bid-trust", "1", "--doubt", "0", "--seat-doubt", "0"]  # found with the table's type sure
 
 
 def _strict(text):

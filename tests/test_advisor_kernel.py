@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 from wizsim.cards import FULL_DECK_MASK, SUIT_MASKS, cards_to_mask
 from wizsim.policies import make_slots
 from wizsim.policies.dispatch import kernel_ext
+from wizsim.policies.model import blind_bids_likelihood
 from wizsim.sim import reference as ref
 from wizsim.sim.candidates import candidate_rounds_kernel
 from wizsim.sim.driver import simulate_rounds
@@ -78,7 +79,8 @@ def test_candidate_kernel_matches_twin(q, seed, indices):
        st.sampled_from([-2, 0, 2]), st.integers(0, 15))
 def test_deal_likelihoods_match_twin(q, seed, first, trust, named, blind):
     """The weighed deals: each deal as the round kernel deals it, the model's likelihood of the heard
-    bids (and of a named suit) on it, and its acceptance draw, as the twins compute them."""
+    bids (and of a named suit) on it, each seat's part of it, and its acceptance draw, as the twins
+    compute them."""
     n, players, r = 5, q["players"], q["r"]
     slots = make_slots(["heuristic"])
     kinds = np.array([0 if blind >> s & 1 else 1 for s in range(players)], np.int8)
@@ -86,15 +88,20 @@ def test_deal_likelihoods_match_twin(q, seed, first, trust, named, blind):
     bids = np.array(q["fixed_bids"], np.int8)
     like, u = np.zeros(n), np.zeros(n)
     model_bids, named_ok = np.zeros((n, players), np.int8), np.zeros(n, np.bool_)
+    seat_model = np.zeros((n, players))
     trump = max(q["fixed_trump"], -1)
     deal_likelihoods_kernel(np.uint64(seed), np.int64(first), players, r, q["hook"],
                             np.asarray(q["fixed_hands"], np.uint64), np.uint64(q["pool"]), q["seat"], np.int64(trump),
                             kinds, params, slots.table, trust, bids, np.int64(q["seat"]), np.int64(named), like, u,
-                            model_bids, named_ok)
+                            model_bids, named_ok, seat_model)
     want = ref.deal_likelihoods(seed, first, n, players, r, q["hook"], q["fixed_hands"], q["pool"], q["seat"], trump,
                                 kinds, params, slots.table, trust, bids.tolist(), q["seat"], named)
     assert like.tolist() == [pytest.approx(w[0], rel=1e-12, abs=1e-300) for w in want]
     assert u.tolist() == [w[1] for w in want]
+    assert seat_model.tolist() == [pytest.approx(w[2], rel=1e-12, abs=1e-300) for w in want]
+    # each seat's parts times the factor the likelihood leaves out (uniform bids) are the likelihood
+    scale = blind_bids_likelihood(kinds, trust, players, r, q["hook"], q["seat"], bids, q["seat"], False)
+    assert seat_model.prod(axis=1).tolist() == pytest.approx((like * scale).tolist(), rel=1e-9, abs=1e-300)
 
 
 def test_each_candidate_column_is_the_plain_drivers_round():

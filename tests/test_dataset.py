@@ -270,7 +270,7 @@ def test_a_killed_run_resumes_to_the_same_dataset(tmp_path, sig):
         assert "Traceback" not in err
     result = CliRunner().invoke(main, ["simulate", *KILL_RUN, "--out", str(out), "--json"])
     assert result.exit_code == 0, result.output
-    report = json.loads(result.output)
+    report = json.loads(result.stdout)
     assert report["chunks_skipped"] > 0 and report["chunks_skipped"] + report["chunks_written"] == KILL_CHUNKS
     assert not [p for p in out.rglob("*") if p.name.startswith(".")]  # temporaries cleaned
     fresh = tmp_path / "fresh"
@@ -353,7 +353,7 @@ def test_cli_writes_a_dataset_and_reports_it(tmp_path):
     result = CliRunner().invoke(main, ["simulate", "--players", "3", "--games", "4", "--policies", "random",
                                        "--seed", "4", "--out", str(out), "--json"])
     assert result.exit_code == 0, result.output
-    report = json.loads(result.output)
+    report = json.loads(result.stdout)
     assert report["units"] == 4 and report["chunks_written"] == 1 and report["files_written"] == 20
     assert len(wizsim.read_rounds(out)) == 4 * 20 * 3
     manifest = json.loads((out / MANIFEST).read_text())

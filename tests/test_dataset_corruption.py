@@ -98,7 +98,7 @@ def test_without_the_run_file_the_page_checksums_catch_it(flipped, fresh):
         wizsim.read_rounds(flipped)
     assert str(flipped / PART.format(1)) in str(err.value) and "CRC" in str(err.value)
     res = cli(*RUN, "--out", flipped, "--json")
-    rep = json.loads(res.output)
+    rep = json.loads(res.stdout)
     assert rep["recovered"] and rep["chunks_rewritten"] == [1] and "CRC" in rep["rewritten"][0]
     assert rep["files_decoded"] == 2 and rep["files_verified"] == 0
     assert files_of(flipped) == files_of(fresh)

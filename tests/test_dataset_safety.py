@@ -163,7 +163,7 @@ def test_resume_rewrites_truncated_empty_and_foreign_chunks_and_says_so(tmp_path
     shutil.copy(other / PART.format(2), out / PART.format(2))  # another run's file under this run's name
     res = cli(*RUN, "--out", out, "--json")
     assert res.exit_code == 0, res.output
-    rep = json.loads(res.output)
+    rep = json.loads(res.stdout)
     assert rep["chunks_rewritten"] == [0, 1, 2] and rep["chunks_skipped"] == 0 and rep["chunks_written"] == 3
     assert "truncated" in rep["rewritten"][0] and "empty" in rep["rewritten"][1]
     assert "belongs to run" in rep["rewritten"][2]

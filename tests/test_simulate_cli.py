@@ -18,7 +18,7 @@ def _run(*args):
 def test_json_summary_has_the_contract_rates_and_matches_the_api():
     res = _run("--players", "5", "--round", "4", "--rounds", "3000", "--seed", "3", "--json")
     assert res.exit_code == 0, res.output
-    obj = json.loads(res.output)
+    obj = json.loads(res.stdout)
     assert obj["rounds_per_second"] > 0 and obj["card_plays_per_second"] > 0
     assert obj["card_plays"] == 3000 * 4 * 5
     batch = wizsim.simulate_rounds(5, 4, 3000, seed=3)
@@ -29,7 +29,7 @@ def test_json_summary_has_the_contract_rates_and_matches_the_api():
 def test_games_summary_counts_every_round_of_every_game():
     res = _run("--players", "6", "--games", "20", "--seed", "2", "--json")
     assert res.exit_code == 0, res.output
-    obj = json.loads(res.output)
+    obj = json.loads(res.stdout)
     assert obj["mode"] == "games" and obj["games"] == 20
     assert obj["card_plays"] == 20 * 6 * sum(range(1, 11))
 

@@ -25,6 +25,7 @@ from wizsim.advisor.opponents import (
     DEFAULT_PLAY_ADVICE_DOUBT,
     DEFAULT_PLAY_NOISE,
     DEFAULT_PLAY_TRUST,
+    DEFAULT_SEAT_DOUBT,
 )
 from wizsim.cards import CardError, card_ids, parse_trump
 from wizsim.config import (
@@ -431,10 +432,13 @@ def simulate(players, round_size, rounds, games, policy, policies, hook, seed, t
               help="The prior chance, 0..1, that the table is nothing like the model (blind bids, random cards); "
                    "what they did updates it deal by deal. 0 trusts the model's table. Play advice weighs its "
                    "deals by it and plays them out on the model's table.")
+@click.option("--seat-doubt", type=click.FloatRange(0, 1), default=None, show_default=str(DEFAULT_SEAT_DOUBT),
+              help="Bid advice: the prior chance, 0..1, that one seat whose bid you heard plays blind on its own "
+                   "(random bids and cards) while the others are as modelled; its bid updates it deal by deal.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the table.")
 @bad_input_is_usage_error
 def advise(hand, trump, seat, players, bids, played, hook, trump_card, samples, seed, policy, play, bid_trust,
-           play_trust, play_noise, doubt, as_json):
+           play_trust, play_noise, doubt, seat_doubt, as_json):
     """Advise a bid or, once every player has bid, the card to play now.
 
     With --bids holding the bids of the seats before yours (or none): for every bid, the chance of
@@ -457,6 +461,9 @@ def advise(hand, trump, seat, players, bids, played, hook, trump_card, samples, 
         if played or play_trust is not None:
             raise click.UsageError("the dealer names the trump before any card is played: leave out --played "
                                    "and --play-trust")
+        if seat_doubt is not None:
+            raise click.UsageError("--seat-doubt is for bid advice (the seats heard bidding): the dealer names the "
+                                   "trump before any bid")
         announce_compile(candidate_rounds_kernel, seconds=COMPILE_SECONDS["advise"], ext=advice_ext)
         echo(run_interruptibly(lambda: advise_trump(hand, seat, players, bids=bids, hook=hook, samples=samples,
                                                     seed=seed, policy=policy, play=play, bid_trust=bid_trust,
@@ -465,6 +472,10 @@ def advise(hand, trump, seat, players, bids, played, hook, trump_card, samples, 
         return
     if advice_phase(bids, seat, players) == "play":
         from wizsim.advisor import advise_play
+
+        if seat_doubt is not None:
+            raise click.UsageError("--seat-doubt is for bid advice: play advice weighs its deals by --doubt, the "
+                                   "whole table's")
         from wizsim.advisor.play import play_kernels
 
         announce_compile(*play_kernels(), seconds=COMPILE_SECONDS["advise-play"], ext=advice_ext)
@@ -489,7 +500,8 @@ def advise(hand, trump, seat, players, bids, played, hook, trump_card, samples, 
                                f"{players} bids in --bids")
     echo(run_interruptibly(lambda: advise_bid(hand, trump, seat, players, bids=bids, hook=hook, trump_card=trump_card,
                                               samples=samples, seed=seed, policy=policy, play=play,
-                                              bid_trust=bid_trust, play_noise=play_noise, doubt=doubt)), as_json)
+                                              bid_trust=bid_trust, play_noise=play_noise, doubt=doubt,
+                                              seat_doubt=seat_doubt)), as_json)
 
 
 @main.command(epilog=epilog("wizsim tournament --players 4 --policies heuristic,random --games 20000 --seed 1"))

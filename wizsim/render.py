@@ -119,7 +119,7 @@ def render_advice(a) -> str:
         f"{' (dealer)' if q['seat'] == q['players'] else ''}  |  trump {q['trump']}{turned}  |  "
         f"earlier bids {bids}  |  hook {'on' if q['hook'] else 'off'}",
         f"Opponents modelled as {a.policy} (bids trusted {a.bid_trust:g}, play noise {a.play_noise:g}, doubt "
-        f"{a.doubt:g}); your cards are played to make your bid ({a.player_policy} play).",
+        f"{a.doubt:g}, seat doubt {a.seat_doubt:g}); your cards are played to make your bid ({a.player_policy} play).",
         "",
         f"  {'bid':>3}  {'P(make it)':>10}  {'exp. score':>10}  {'95% interval':>16}  {'exp. tricks':>11}",
     ]

@@ -9,8 +9,11 @@ public information only, so each seat's weight is a function of its card: the mo
 exact probability, and so is the answer; a blind model (or ``bid_trust`` 0) weighs nothing.
 
 With the table's type in doubt (``model.doubt`` > 0, ``policies.model``) each deal weighs
-``(1 - doubt) P(heard | deal, model) + doubt P(heard | blind)``; play being forced, the type a deal is
-played on does not change who takes the trick, so the mixture weights are all there is to it.
+``(1 - doubt) P(heard | deal, model) + doubt P(heard | blind)``, and with a doubt per seat
+(``model.seat_doubt``) each heard seat's part of the model's likelihood is itself the mixture
+``(1 - seat_doubt) P(its choice | its card, model) + seat_doubt P(its choice | blind)``; play being
+forced, the type a deal is played on does not change who takes the trick, so the mixture weights are
+all there is to it.
 
 To keep six players cheap, the unknown cards are grouped into classes that are interchangeable for
 the question "does the player's card win?" (its *role*: Wizard, Jester, higher or lower trump, higher
@@ -114,11 +117,15 @@ def _enumerate(q, model, weigh: bool) -> ExactResult:
     n_deals = 0
     conditioned = False
     doubt = float(model.doubt) if weigh else 0.0
+    seat_doubt = float(model.seat_doubt) if weigh else 0.0
     num_b = den_b = 0.0  # the blind table's sums: every deal weighs the same
     heard = [s for s in range(len(q.earlier_bids or ())) if s != seat0]
     for turn_up in turn_ups:
         unknown = mask_to_cards(q.unknown_mask & ~(1 << turn_up)).astype(np.int64)
         w = seat_weights(q, model, turn_up, unknown) if weigh else {}
+        if seat_doubt > 0:  # each heard seat may be blind on its own: 1/2 for its bid, 1/4 for a named suit
+            w = {s: (1 - seat_doubt) * v + seat_doubt * (0.5 if s in heard else 1.0)
+                 * (0.25 if s == q.players - 1 and q.dealer_named_trump else 1.0) for s, v in w.items()}
         conditioned = conditioned or bool(w)
         # the probability of the heard bids under the model is the weights' product times 1/2 (r = 1: two
         # legal bids) for each heard seat they leave out; under the blind table 1/2 for each, and 1/4 for

@@ -66,6 +66,20 @@ DEFAULT_PLAY_ADVICE_NOISE = 0.0
 # heuristic +0.023 -> +0.016 (value +3.08 -> +2.35), random -0.100 -> -0.018, search -0.053 -> -0.045,
 # mixed -0.063 -> -0.037.
 DEFAULT_DOUBT = 0.2
+# A seat in doubt (``policies.model``): on the model's table each seat heard (its bid, or a dealer's named
+# suit) is blind on its own with this prior, and a bid unlike the model's makes that seat, not the whole
+# table, play at random in the simulations; seats not heard yet keep the model. Bid advice uses it (round 1's
+# enumeration too); trump advice hears nothing, play advice weighs its worlds by ``doubt`` alone. Fitted on
+# the first 200 questions a size at r = 10 and 15 (the sizes where the mixed table missed most), paired
+# with the same questions without it (benchmarks/results/robustness-seat-doubt-fit.txt; obs - pred P(exact),
+# value of the advised bid):
+#   0.15, heard seats   control +0.002 / +0.000 (value -0.10 / -0.30)  mixed +0.008 / +0.028 [+0.006, +0.050]
+#   0.3,  heard seats   control +0.016 / +0.019 (value +1.10 / +0.60)  mixed -0.001 / +0.026
+#   0.15, every seat    control -0.020 / -0.011 (value -1.35 / -1.80)  mixed +0.002 / +0.019
+# Every seat (those not heard drawn blind from the prior) makes every table's simulations noisier and
+# costs the advised bid's value where the table is the model (tag experiment-seat-doubt); 0.3 pushes the
+# control's under-prediction up. The whole-table figures with 0.15 are the README's robustness table.
+DEFAULT_SEAT_DOUBT = 0.15
 DOUBT_POLICY = "random"
 # Play advice weighs its worlds by the same mixture (``advisor.play``: the heard bids, a named suit and the
 # cards chosen, on the model's table and on a blind one), but plays them out on the model's table only, so
@@ -79,7 +93,7 @@ DEFAULT_PLAY_ADVICE_DOUBT = 0.2
 
 
 _DEFAULTS = {"bid_trust": DEFAULT_BID_TRUST, "play_trust": DEFAULT_PLAY_TRUST, "play_noise": DEFAULT_PLAY_NOISE,
-             "doubt": DEFAULT_DOUBT}
+             "doubt": DEFAULT_DOUBT, "seat_doubt": DEFAULT_SEAT_DOUBT}
 
 
 def check_trust(value, name: str) -> float:
@@ -144,10 +158,12 @@ class OpponentModel:
     play_noise: float = 0.0
     labels: tuple[str, ...] = ()  # per seat, the policies as named (without the play noise)
     doubt: float = 0.0  # the prior of the blind table (``policies.model``); 0: the model's table for sure
+    seat_doubt: float = 0.0  # the prior that one other seat is blind on its own (``policies.model``)
 
     @classmethod
     def build(cls, opponents: tuple[str, ...], me: int, player_policy: str, bid_trust: float,
-              play_trust: float, play_noise: float | None = None, doubt: float = 0.0) -> OpponentModel:
+              play_trust: float, play_noise: float | None = None, doubt: float = 0.0,
+              seat_doubt: float = 0.0) -> OpponentModel:
         if play_noise is None:
             play_noise = DEFAULT_PLAY_NOISE
         labels = list(opponents)
@@ -161,7 +177,7 @@ class OpponentModel:
             kinds[s] = MODEL_BLIND if spec.entry.hand_blind else MODEL_HEURISTIC
             params[s] = spec.params_row()
         return cls(tuple(names), me, kinds, params, slots.table, bid_trust, play_trust, play_noise, tuple(labels),
-                   doubt)
+                   doubt, seat_doubt)
 
     def blind_names(self) -> tuple[str, ...]:
         """The seats' policies on the blind table: every other seat ``DOUBT_POLICY``, the player's own kept."""

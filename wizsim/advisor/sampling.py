@@ -9,9 +9,9 @@ cards is weighed by ``policies.model`` (the likelihood of what was heard given t
 and every estimate and interval is weighted, with the effective sample size reported. The threshold
 is the 99th percentile of the first batch's likelihoods, so the answer depends only on the seed.
 
-With the table's type in doubt (``OpponentModel.doubt`` > 0, ``policies.model``) every deal is weighed,
-by its mixture weight in place of the model's likelihood, and played out on the type drawn for it from
-the posterior (``run_typed_deals``: the blind table's deals with every other seat ``random``).
+With the table's type in doubt (``OpponentModel.doubt`` or ``seat_doubt`` > 0, ``policies.model``) every
+deal is weighed, by its mixture weight in place of the model's likelihood, and played out with the blind
+seats drawn for it from the posterior (``run_typed_deals``: those seats play ``random``).
 
 Stopping: with ``samples`` given, that many kept deals (fewer only when the draw budget runs out).
 Otherwise deals are added in doubling batches until the paired 95% interval of the score difference
@@ -125,68 +125,107 @@ def kernel_setup(q, model):
     setup = dict(players=players, r=q.r, hook=q.hook, seat_slot=seat_slot, slots=slots, fixed_hands=fixed_hands,
                  turn_up_pool=pool, fixed_trump=fixed_trump, bid_mode=bid_mode, fixed_bids=fixed_bids, seat=seat0,
                  named=named, n_heard=n_heard, conditioned=conditioned, model=model, trump=q.trump,
-                 doubt=float(model.doubt))
-    if model.doubt > 0:
+                 doubt=float(model.doubt), seat_doubt=float(model.seat_doubt))
+    if model.doubt > 0 or model.seat_doubt > 0:
         setup.update(table_types_setup(setup))
     return setup
 
 
+def in_doubt(setup) -> bool:
+    """Whether the table's type is in doubt (``policies.model``): deals weighed and played out by type."""
+    return setup["doubt"] > 0 or setup["seat_doubt"] > 0
+
+
 def table_types_setup(setup) -> dict:
-    """With the table's type in doubt (``policies.model``): ``scale_model``, the factor that makes a deal's
-    likelihood from ``weigh_deals`` the probability of what was heard under the model; ``like_blind``, its
-    probability under the blind table; ``blind``, the round kernel's seats and slots on the blind table."""
-    from wizsim.policies.model import blind_bids_likelihood
+    """With the table's type in doubt (``policies.model``): ``seat_blind`` (players,), each seat's
+    probability of what it was heard doing if it is blind, and ``typed``, the round kernel's seats and
+    slots for each set of blind seats drawn (filled as they are met)."""
+    from wizsim.policies.model import seat_factors
 
-    m = setup["model"]
-    args = (m.kinds, float(m.bid_trust), setup["players"], setup["r"], setup["hook"], setup["seat"],
-            setup["fixed_bids"], np.int64(setup["n_heard"]))
-    like_blind = blind_bids_likelihood(*args, True) * (0.25 if setup["named"] != NO_NAMED else 1.0)
-    names = m.blind_names()
-    slots = make_slots(list(names))
-    seat_slot = np.array([slots.slot_of(n) for n in names], dtype=np.int8)
-    return dict(scale_model=float(blind_bids_likelihood(*args, False)), like_blind=float(like_blind),
-                blind=dict(slots=slots, seat_slot=seat_slot))
+    m, players = setup["model"], setup["players"]
+    seat_blind = np.ones(players, np.float64)
+    seat_factors(m.kinds, m.params, m.table, float(m.bid_trust), players, setup["r"], setup["hook"], setup["seat"],
+                 np.zeros(players, np.uint64), setup["fixed_bids"], np.int64(setup["n_heard"]), np.int64(setup["named"]),
+                 np.full(players, -1, np.int8), True, seat_blind)
+    return dict(seat_blind=seat_blind, typed={})
 
 
-def deal_types(setup, seed: int, first_index: int, like: np.ndarray):
-    """(mixture weight (n,), blind type drawn (n,) bool) of deals ``first_index ..`` given their likelihoods
-    under the model (``sim.evidence.table_types_kernel``)."""
-    n = len(like)
+def deal_types(setup, seed: int, first_index: int, seat_model: np.ndarray):
+    """(mixture weight (n,), blind seats drawn (n,) int8, one bit a seat) of deals ``first_index ..``
+    given each seat's likelihood under the model (``sim.evidence.table_types_kernel``)."""
+    n = len(seat_model)
     weight = np.zeros(n, np.float64)
-    blind = np.zeros(n, np.bool_)
-    table_types_kernel(np.uint64(seed), np.int64(first_index), like, setup["scale_model"], setup["like_blind"],
-                       setup["doubt"], weight, blind)
+    blind = np.zeros(n, np.int8)
+    table_types_kernel(np.uint64(seed), np.int64(first_index), np.ascontiguousarray(seat_model, np.float64),
+                       setup["seat_blind"], setup["doubt"], seat_priors(setup), np.int64(setup["seat"]), weight, blind)
     return weight, blind
+
+
+def seat_priors(setup) -> np.ndarray:
+    """Per seat, the prior that it alone is blind: ``seat_doubt`` for each other seat heard (its bid, or a
+    dealer's named suit), 0 for the seats not heard yet (``policies.model``)."""
+    out = np.zeros(setup["players"], np.float64)
+    out[: setup["n_heard"]] = setup["seat_doubt"]
+    if setup["named"] != NO_NAMED:
+        out[setup["players"] - 1] = setup["seat_doubt"]
+    out[setup["seat"]] = 0.0
+    return out
+
+
+def _typed_setup(setup, mask: int):
+    """``setup`` with the seats of bit mask ``mask`` playing ``DOUBT_POLICY``."""
+    typed = setup["typed"]
+    if mask not in typed:
+        from wizsim.advisor.opponents import DOUBT_POLICY
+
+        names = [DOUBT_POLICY if mask >> s & 1 else n for s, n in enumerate(setup["model"].names)]
+        slots = make_slots(names)
+        typed[mask] = dict(slots=slots, seat_slot=np.array([slots.slot_of(n) for n in names], dtype=np.int8))
+    return {**setup, **typed[mask]}
 
 
 def run_typed_deals(setup, seed: int, indices: np.ndarray, blind: np.ndarray | None,
                     earlier: np.ndarray | None = None) -> np.ndarray:
-    """Tricks (n, r+1) int8 of deals ``indices``, each played out on its table type (``blind`` None: all
-    on the model's table); ``earlier`` as ``run_deals``'s."""
+    """Tricks (n, r+1) int8 of deals ``indices``, each played out with its blind seats (``blind`` (n,) bit
+    masks, None: all on the model's table) playing ``DOUBT_POLICY``; ``earlier`` as ``run_deals``'s."""
     if blind is None or not blind.any():
         return run_deals(setup, seed, indices, earlier=earlier)[0]
     tricks = np.zeros((len(indices), setup["r"] + 1), np.int8)
-    for rows, where in ((~blind, setup), (blind, {**setup, **setup["blind"]})):
-        if rows.any():
-            part = None if earlier is None else np.zeros(int(rows.sum()), np.int16)
-            tricks[rows] = run_deals(where, seed, indices[rows], earlier=part)[0]
-            if earlier is not None:
-                earlier[rows] = part
+    for mask in np.unique(blind):
+        rows = blind == mask
+        where = setup if mask == 0 else _typed_setup(setup, int(mask))
+        part = None if earlier is None else np.zeros(int(rows.sum()), np.int16)
+        tricks[rows] = run_deals(where, seed, indices[rows], earlier=part)[0]
+        if earlier is not None:
+            earlier[rows] = part
     return tricks
 
 
-def weigh_deals(setup, seed: int, first_index: int, n: int):
+def blind_share(blind: np.ndarray, weights: np.ndarray | None, players: int) -> float | None:
+    """The weighted share of the other seats played out blind (``blind`` bit masks)."""
+    if not len(blind):
+        return None
+    seats = np.unpackbits(blind.astype(np.uint8)[:, None], axis=1).sum(axis=1) / (players - 1)
+    return float(np.average(seats, weights=weights))
+
+
+def weigh_deals(setup, seed: int, first_index: int, n: int, per_seat: bool = False):
     """(likelihood, acceptance draw, model bids (n, players), named suit possible) of deals
-    ``first_index .. first_index + n - 1`` (see ``sim.evidence``)."""
+    ``first_index .. first_index + n - 1`` (see ``sim.evidence``); with ``per_seat``, a fifth: each seat's
+    probability of what it was heard doing under the model (n, players)."""
     m = setup["model"]
     like = np.zeros(n, np.float64)
     u = np.zeros(n, np.float64)
     model_bids = np.zeros((n, setup["players"]), np.int8)
     named_ok = np.zeros(n, np.bool_)
+    seat_model = np.ones((n if per_seat else 0, setup["players"]), np.float64)
     deal_likelihoods_kernel(np.uint64(seed), np.int64(first_index), setup["players"], setup["r"], setup["hook"],
                             setup["fixed_hands"], setup["turn_up_pool"], setup["seat"], np.int64(setup["trump"]),
                             m.kinds, m.params, m.table, float(m.bid_trust), setup["fixed_bids"],
-                            np.int64(setup["n_heard"]), np.int64(setup["named"]), like, u, model_bids, named_ok)
+                            np.int64(setup["n_heard"]), np.int64(setup["named"]), like, u, model_bids, named_ok,
+                            seat_model)
+    if per_seat:
+        return like, u, model_bids, named_ok, seat_model
     return like, u, model_bids, named_ok
 
 
@@ -338,10 +377,33 @@ def evidence_bound(setup) -> float:
                        setup["fixed_bids"], np.int64(setup["n_heard"]))
     if setup["named"] != NO_NAMED:
         bound *= named_trump_bound(float(m.bid_trust))
-    if setup["doubt"] > 0:  # the mixture's weight: the model's part at its largest, the blind table's fixed
-        d = setup["doubt"]
-        return float((1 - d) * bound * setup["scale_model"] + d * setup["like_blind"])
+    if in_doubt(setup):  # the mixture's weight with each seat's model part at its largest
+        from wizsim.policies.model import seat_mixture
+
+        return float(seat_mixture(seat_bounds(setup), setup["seat_blind"], setup["doubt"], seat_priors(setup),
+                                  np.int64(setup["seat"]), np.zeros(setup["players"]))[0])
     return float(bound)
+
+
+def seat_bounds(setup) -> np.ndarray:
+    """Per seat, the largest probability of what it was heard doing under the model, whatever the deal."""
+    from wizsim.policies.model import MODEL_BLIND, max_bid_weight, n_legal_bids, named_trump_bound
+    from wizsim.rules.kernels import forbidden_bid
+
+    m = setup["model"]
+    players, r, me = setup["players"], setup["r"], setup["seat"]
+    out = np.ones(players, np.float64)
+    total = 0
+    for s in range(setup["n_heard"]):
+        b = int(setup["fixed_bids"][s])
+        forbidden = forbidden_bid(setup["hook"], s, players, r, total)
+        if s != me:
+            modelled = m.kinds[s] != MODEL_BLIND and m.bid_trust > 0
+            out[s] = max_bid_weight(b, r, forbidden, float(m.bid_trust)) if modelled else 1.0 / n_legal_bids(r, forbidden)
+        total += b
+    if setup["named"] != NO_NAMED:
+        out[players - 1] *= named_trump_bound(float(m.bid_trust))
+    return out
 
 
 def unlikely_warning(q, setup, model_bids: np.ndarray, named_ok: np.ndarray) -> str | None:
@@ -483,7 +545,7 @@ def sample(q, model, seed: int, samples: int | None = None, allowed: np.ndarray 
     setup = kernel_setup(q, model)
     played_cost, drawn_cost = deal_costs(q, model)
     search_min = search_floor(model)
-    mixed = setup["doubt"] > 0  # the table's type in doubt: every deal weighed, and played out on its type
+    mixed = in_doubt(setup)  # the table's type in doubt: every deal weighed, and played out on its type
     conditioned = setup["conditioned"]
     weighed = conditioned or mixed
     if samples is not None:
@@ -537,9 +599,10 @@ def sample(q, model, seed: int, samples: int | None = None, allowed: np.ndarray 
             break
         blind_all = None
         if weighed:
-            like, u, model_bids, named_ok = weigh_deals(setup, seed, tried, n)
+            like, u, model_bids, named_ok, *seat_model = weigh_deals(setup, seed, tried, n, per_seat=mixed)
             if mixed:
-                like, blind_all = deal_types(setup, seed, tried, like)
+                seat_model = seat_model[0]
+                like, blind_all = deal_types(setup, seed, tried, seat_model)
             if c is None:
                 c = threshold(like[:PILOT], evidence_bound(setup))
                 warning = unlikely_warning(q, setup, model_bids, named_ok)
@@ -554,7 +617,7 @@ def sample(q, model, seed: int, samples: int | None = None, allowed: np.ndarray 
             usable = int(np.searchsorted(work, budget, side="right"))
         kept = np.flatnonzero(acc[:usable])[:need]
         # deals after the last one kept count as not drawn: the next batch starts there
-        blind = blind_all[kept] if blind_all is not None else np.zeros(len(kept), np.bool_)
+        blind = blind_all[kept] if blind_all is not None else np.zeros(len(kept), np.int8)
         tricks = run_typed_deals(setup, seed, tried + kept, blind)
         tried += int(kept[-1]) + 1 if len(kept) == need else usable
         parts.append(tricks)
@@ -595,13 +658,10 @@ def sample(q, model, seed: int, samples: int | None = None, allowed: np.ndarray 
     weights = _weights(wparts)
     if capped and look > 0:
         z = look_z(look - 1)  # the last check made; the deals added after it did not get one
-    blind_share = None
-    if mixed and bparts:
-        b = np.concatenate(bparts).astype(np.float64)
-        blind_share = float(np.average(b, weights=weights)) if len(b) else None
+    share = blind_share(np.concatenate(bparts), weights, q.players) if mixed and bparts else None
     if cut_warning is not None:
         warning = cut_warning if warning is None else f"{warning}; {cut_warning}"
-    return Sample(tricks, weights, tried, conditioned, z, capped, warning, timed_out, blind_share)
+    return Sample(tricks, weights, tried, conditioned, z, capped, warning, timed_out, share)
 
 
 def _blind(model):

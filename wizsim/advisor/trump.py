@@ -163,6 +163,7 @@ def _monte_carlo(qs, model, describe, hook, samples, seed, max_samples, started)
         deal_types,
         default_budget,
         default_cap,
+        in_doubt,
         kernel_setup,
         look_z,
         run_typed_deals,
@@ -189,7 +190,8 @@ def _monte_carlo(qs, model, describe, hook, samples, seed, max_samples, started)
         for s, setup in enumerate(setups):
             earlier = np.zeros(len(idx), np.int16)
             # the table's type in doubt: nothing is heard yet, so each deal's type is drawn from the prior
-            blind = deal_types(setup, seed, have, np.ones(len(idx)))[1] if setup["doubt"] > 0 else None
+            blind = (deal_types(setup, seed, have, np.ones((len(idx), q0.players)))[1] if in_doubt(setup)
+                     else None)
             tricks = run_typed_deals(setup, seed, idx, blind, earlier=earlier)
             parts[s].append(tricks)
             parts_totals[s].append(earlier)  # the others' bids depend on the suit named

@@ -32,6 +32,14 @@ posterior chance that the table is blind given the world, ``doubt * P(heard | bl
 the type each world is played out under (bid and trump advice; play advice plays every world on the
 model's table). Choices that the model would not make raise it; at ``doubt = 0`` the model is as above.
 
+A seat in doubt. On the model's table, bid advice also lets each seat that was heard (its bid, or a
+dealer's named suit) be blind on its own, with prior ``seat_doubt``, independently of the others: one
+wild player at a table of sensible ones. A seat's part of the likelihood is then
+``(1 - seat_doubt) P(its choice | world, model) + seat_doubt P(its choice | blind)`` (``seat_factors``,
+``seat_mixture``), and each world is played out with the seats drawn blind from
+their posteriors playing ``random``. Seats not heard yet keep the model: nothing tells about them, and
+playing them at random at a table that is the model would cost the advice there (README, robustness).
+
 No legal observation gets weight 0 unless a trust is exactly 1, so no legal state is ever
 impossible: unlikely evidence only counts for less. At trust 0 every world gets the same weight, and the
 likelihoods below leave that constant factor out (they return 1). Seats are 0-based (index 0 = seat 1). The twins
@@ -258,6 +266,56 @@ def blind_bids_likelihood(kinds, trust, players, r, hook, me, bids, n_heard, eve
             like /= n_legal_bids(r, forbidden)
         total += bids[s]
     return like
+
+
+@kernel
+def seat_factors(kinds, params, table, trust, players, r, hook, me, hands, bids, n_heard, named, model_bids, blind,
+                 factors):
+    """Per 0-based seat, ``factors[s]`` the probability of what seat ``s`` was heard doing given its whole
+    hand ``hands[s]``: under its model (``blind`` False), its bid (``bid_weight`` of the model bid
+    ``model_bids[s]`` that ``bids_likelihood`` left there, or ``1 / n_legal_bids`` where the model's bid
+    tells nothing) and, for an opponent dealer when ``named`` >= 0, the suit it named; if the seat is blind
+    (``blind`` True, the same for every hand), ``1 / n_legal_bids`` and 1/4 for the suit. 1 for the
+    player's own seat and the seats not heard. Under the model their product is ``bids_likelihood`` times
+    ``named_trump_likelihood`` times ``blind_bids_likelihood(..., every=False)``."""
+    total = 0
+    for s in range(players):
+        factors[s] = 1.0
+    for s in range(n_heard):
+        forbidden = forbidden_bid(hook, s, players, r, total)
+        if s != me:
+            if model_bids[s] >= 0 and not blind:
+                factors[s] = bid_weight(model_bids[s], bids[s], r, forbidden, trust)
+            else:
+                factors[s] = 1.0 / n_legal_bids(r, forbidden)
+        total += bids[s]
+    dealer = players - 1
+    if named >= 0 and dealer != me:
+        factors[dealer] *= 0.25 if blind else named_trump_likelihood(kinds[dealer], params[dealer], table, trust,
+                                                                     players, r, hands[dealer], named)
+
+
+@kernel
+def seat_mixture(model_f, blind_f, doubt, seat_doubt, me, post):
+    """(a world's weight, the posterior chance that the whole table is blind given it) when each other seat
+    may also be blind on its own: with prior ``doubt`` every other seat is blind, else each is blind with
+    prior ``seat_doubt``, independently. ``model_f``, ``blind_f`` (players,): each seat's probability of
+    what it was heard doing under its model and if blind (``seat_factors``).
+    ``post[s]`` gets the posterior chance that seat ``s`` alone is blind, given that the whole table is
+    not. At ``seat_doubt`` 0 it is ``table_mixture`` of the products."""
+    per = 1.0
+    every = 1.0
+    for s in range(model_f.shape[0]):
+        post[s] = 0.0
+        if s == me:
+            continue
+        e = seat_doubt[s]
+        x = (1.0 - e) * model_f[s] + e * blind_f[s]
+        per *= x
+        every *= blind_f[s]
+        if x > 0.0:
+            post[s] = e * blind_f[s] / x
+    return table_mixture(per, every, doubt)
 
 
 @kernel

@@ -699,3 +699,63 @@ def table_mixture(like_model: float, like_blind: float, doubt: float) -> tuple[f
     parts = {"model": (1.0 - doubt) * like_model, "blind": doubt * like_blind}
     weight = sum(parts.values())
     return (weight, parts["blind"] / weight) if weight > 0 else (0.0, 0.0)
+
+
+def seat_factors(kinds, params, table, trust, players, r, hook, me, hands, trump, bids, n_heard, named) -> list[float]:
+    """Per seat, P(what it was heard doing | its model, its hand): its bid's weight against the heuristic's
+    bid (uniform over the legal bids when the model's bid tells nothing), times the named suit's weight for
+    an opponent dealer (``named`` >= 0); 1 for ``me`` and the seats not heard."""
+    from wizsim.rules.reference import forbidden_bid
+
+    out = [1.0] * players
+    for s in range(n_heard):
+        if s == me:
+            continue
+        forbidden = forbidden_bid(hook, s, players, r, sum(bids[:s]))
+        if kinds[s] != MODEL_BLIND and trust > 0.0:
+            m = heuristic_bid(params[s], table, s, players, r, _mask_cards(int(hands[s])), trump, bids, forbidden)
+            out[s] = bid_weight(m, bids[s], r, forbidden, trust)
+        else:
+            out[s] = 1.0 / n_legal_bids(r, forbidden)
+    if named >= 0 and players - 1 != me:
+        d = players - 1
+        out[d] *= named_trump_likelihood(kinds[d], params[d], table, trust, players, r, int(hands[d]), named)
+    return out
+
+
+def seat_blind_factors(players, r, hook, me, bids, n_heard, named) -> list[float]:
+    """Per seat, P(what it was heard doing | it is blind): uniform bids, and a uniform suit for a dealer."""
+    from wizsim.rules.reference import forbidden_bid
+
+    out = [1.0] * players
+    for s in range(n_heard):
+        if s != me:
+            out[s] = 1.0 / n_legal_bids(r, forbidden_bid(hook, s, players, r, sum(bids[:s])))
+    if named >= 0 and players - 1 != me:
+        out[players - 1] *= 0.25
+    return out
+
+
+def seat_mixture(model_f, blind_f, doubt: float, seat_doubt, me: int):
+    """(weight, P(the whole table is blind | world), per seat P(it alone is blind | world, not the whole
+    table)), by enumerating every set of blind seats: with prior ``doubt`` all of them, else each seat
+    ``s`` with prior ``seat_doubt[s]`` independently."""
+    import itertools
+
+    others = [s for s in range(len(model_f)) if s != me]
+    whole = doubt
+    for s in others:
+        whole *= blind_f[s]
+    parts = {}
+    for types in itertools.product((False, True), repeat=len(others)):
+        p = 1.0 - doubt
+        for s, blind in zip(others, types, strict=True):
+            p *= seat_doubt[s] * blind_f[s] if blind else (1.0 - seat_doubt[s]) * model_f[s]
+        parts[types] = p
+    seats = sum(parts.values())
+    weight = whole + seats
+    post = [0.0] * len(model_f)
+    for j, s in enumerate(others):
+        if seats > 0:
+            post[s] = sum(p for t, p in parts.items() if t[j]) / seats
+    return (weight, whole / weight, post) if weight > 0 else (0.0, 0.0, post)

@@ -10,10 +10,11 @@ largest likelihood this is plain rejection sampling (every kept deal weighs 1): 
 exactly the deals in which each earlier seat's policy bids what was heard.
 
 With the table's type in doubt (``policies.model``: the model's table with prior ``1 - doubt``, a blind
-table with prior ``doubt``), ``table_types_kernel`` turns each deal's likelihood under the model into
-its mixture weight (which rejection control then uses in its place) and the posterior chance that the
-table is blind, and draws the deal's type from it with the type stream of ``(seed, i)``: a deal of the
-blind type is played out with every other seat playing ``random``.
+table with prior ``doubt``, and on the model's table each heard seat blind on its own with prior
+``seat_doubt``), ``table_types_kernel`` turns each seat's likelihood under the model into the deal's
+mixture weight (which rejection control then uses in its place) and the posterior chances that the
+table, or each seat alone, is blind, and draws the deal's blind seats from them with the type stream of
+``(seed, i)``: a blind seat is played out by ``random``.
 """
 
 from __future__ import annotations
@@ -23,7 +24,14 @@ from numba import prange
 
 from wizsim._jit import kernel, parallel_kernel
 from wizsim.deal.kernels import DEAL_STREAM, deal_round, next_u64, stream_key
-from wizsim.policies.model import bids_likelihood, named_trump_likelihood, play_likelihoods, table_mixture
+from wizsim.policies.model import (
+    bids_likelihood,
+    named_trump_likelihood,
+    play_likelihoods,
+    seat_factors,
+    seat_mixture,
+    table_mixture,
+)
 
 CHECK_STREAM = 3  # the acceptance draw of deal i: a stream the round itself never reads
 TYPE_STREAM = 6  # the table type's draw of deal i (4 is play advice's worlds, 5 the vector env's actions)
@@ -49,12 +57,14 @@ def heard_likelihood(kinds, params, table, bid_trust, players, r, hook, me, hand
 
 @parallel_kernel
 def deal_likelihoods_kernel(seed, first_index, players, r, hook, fixed_hands, turn_up_pool, me, trump, kinds, params,
-                            table, bid_trust, bids, n_heard, named, like, u, model_bids, named_ok):
+                            table, bid_trust, bids, n_heard, named, like, u, model_bids, named_ok, seat_model):
     """For deals ``first_index .. first_index + n - 1`` of the run ``seed`` (dealt as ``round.play_round``
     deals them, ``trump`` the round's trump): ``like`` (n,) float64, the likelihood of the first ``n_heard``
     ``bids`` and, when ``named`` >= 0 (the suit an opponent dealer named on a turned-up Wizard), of that
     choice; ``u`` (n,) float64 the deal's acceptance draw in [0, 1); ``model_bids`` (n, players) int8 each
-    seat's model bid (-1: not asked); ``named_ok`` (n,) bool whether the dealer's model may name ``named``."""
+    seat's model bid (-1: not asked); ``named_ok`` (n,) bool whether the dealer's model may name ``named``;
+    ``seat_model`` (n, players) float64, unless it has no rows, each seat's part of the likelihood as a
+    probability (``policies.model.seat_factors``), for the table's type in doubt."""
     n = like.shape[0]
     for i in prange(n):
         index = first_index + i
@@ -64,6 +74,9 @@ def deal_likelihoods_kernel(seed, first_index, players, r, hook, fixed_hands, tu
         turn_up = deal_round(rng, players, r, fixed_hands, turn_up_pool, hands)
         like[i], named_ok[i] = heard_likelihood(kinds, params, table, bid_trust, players, r, hook, me, hands, turn_up,
                                                 trump, bids, n_heard, named, model_bids[i])
+        if seat_model.shape[0] > 0:
+            seat_factors(kinds, params, table, bid_trust, players, r, hook, me, hands, bids, n_heard, named,
+                         model_bids[i], False, seat_model[i])
         rng[0] = stream_key(seed, index, CHECK_STREAM)
         u[i] = (next_u64(rng) >> np.uint64(11)) * _UNIT
 
@@ -103,16 +116,29 @@ def world_likelihoods_kernel(seed, first_index, worlds, turn_ups, seat_played, p
 
 
 @parallel_kernel
-def table_types_kernel(seed, first_index, like, scale_model, like_blind, doubt, weight, blind):
+def table_types_kernel(seed, first_index, seat_model, seat_blind, doubt, seat_doubt, me, weight, blind):
     """Deals ``first_index .. first_index + n - 1`` of the run ``seed`` with the table's type in doubt:
-    ``like`` (n,) their likelihoods from ``deal_likelihoods_kernel``, times ``scale_model`` the probability
-    of what was heard under the model; ``like_blind`` its probability under the blind table (the same for
-    every deal), ``doubt`` that table's prior. Out: ``weight`` (n,) the mixture weight of each deal and
-    ``blind`` (n,) bool, its type drawn from the posterior with the type stream of ``(seed, index)``."""
-    n = like.shape[0]
+    ``seat_model`` (n, players) each seat's probability of what was heard under its model given the deal
+    (``deal_likelihoods_kernel``), ``seat_blind`` (players,) the same if that seat is blind (the same for
+    every deal); ``doubt`` the prior that every other seat is blind, ``seat_doubt`` that one seat is on its
+    own (``policies.model.seat_mixture``). Out: ``weight`` (n,) the mixture weight of each deal and
+    ``blind`` (n,) int8, the seats drawn blind from the posterior with the type stream of
+    ``(seed, index)``, one bit per 0-based seat: first the whole table, then, if not, each seat in turn."""
+    n = weight.shape[0]
+    players = seat_blind.shape[0]
     for i in prange(n):
-        w, post = table_mixture(like[i] * scale_model, like_blind, doubt)
+        post = np.empty(players, np.float64)
+        w, every = seat_mixture(seat_model[i], seat_blind, doubt, seat_doubt, me, post)
         weight[i] = w
         rng = np.empty(1, np.uint64)
         rng[0] = stream_key(seed, first_index + i, TYPE_STREAM)
-        blind[i] = (next_u64(rng) >> np.uint64(11)) * _UNIT < post
+        mask = 0
+        if (next_u64(rng) >> np.uint64(11)) * _UNIT < every:
+            for s in range(players):
+                if s != me:
+                    mask |= 1 << s
+        else:
+            for s in range(players):
+                if s != me and (next_u64(rng) >> np.uint64(11)) * _UNIT < post[s]:
+                    mask |= 1 << s
+        blind[i] = mask

@@ -238,8 +238,9 @@ def candidate_rounds(seed: int, indices, players: int, r: int, hook: bool, fixed
 def deal_likelihoods(seed: int, first_index: int, n: int, players: int, r: int, hook: bool, fixed_hands,
                      turn_up_pool: int, me: int, trump: int, kinds, params, table, bid_trust: float, bids,
                      n_heard: int, named: int):
-    """Per deal: (likelihood of the heard bids and named suit, acceptance draw in [0, 1))."""
-    from wizsim.policies.reference import bids_likelihood, named_trump_likelihood
+    """Per deal: (likelihood of the heard bids and named suit, acceptance draw in [0, 1), each seat's
+    probability of what it was heard doing under its model)."""
+    from wizsim.policies.reference import bids_likelihood, named_trump_likelihood, seat_factors
 
     out = []
     dealer = players - 1
@@ -252,20 +253,31 @@ def deal_likelihoods(seed: int, first_index: int, n: int, players: int, r: int, 
             like *= named_trump_likelihood(kinds[dealer], params[dealer], table, bid_trust, players, r,
                                            int(hands[dealer]), named)
         u = (Stream(stream_key(seed, index, CHECK_STREAM)).next_u64() >> 11) * 2.0 ** -53
-        out.append((like, u))
+        per_seat = seat_factors(kinds, params, table, bid_trust, players, r, hook, me, hands, trump, list(bids),
+                                n_heard, named)
+        out.append((like, u, per_seat))
     return out
 
 
 TYPE_STREAM = 6
 
 
-def table_types(seed: int, first_index: int, like, scale_model: float, like_blind: float, doubt: float):
-    """Per deal: (mixture weight, whether its table type drawn from the posterior is the blind one)."""
-    from wizsim.policies.reference import table_mixture
+def table_types(seed: int, first_index: int, seat_model, seat_blind, doubt: float, seat_doubt: float, me: int):
+    """Per deal: (mixture weight, the bit mask of the seats drawn blind from the posterior): the whole
+    table first, then each other seat in turn, from the deal's type stream; ``seat_doubt`` per seat."""
+    from wizsim.policies.reference import seat_mixture
 
     out = []
-    for i, value in enumerate(like):
-        weight, post = table_mixture(value * scale_model, like_blind, doubt)
-        draw = (Stream(stream_key(seed, first_index + i, TYPE_STREAM)).next_u64() >> 11) * 2.0 ** -53
-        out.append((weight, draw < post))
+    for i, model_f in enumerate(seat_model):
+        weight, whole, post = seat_mixture(list(model_f), list(seat_blind), doubt, seat_doubt, me)
+        stream = Stream(stream_key(seed, first_index + i, TYPE_STREAM))
+        others = [s for s in range(len(seat_blind)) if s != me]
+        if (stream.next_u64() >> 11) * 2.0 ** -53 < whole:
+            mask = sum(1 << s for s in others)
+        else:
+            mask = 0
+            for s in others:
+                if (stream.next_u64() >> 11) * 2.0 ** -53 < post[s]:
+                    mask |= 1 << s
+        out.append((weight, mask))
     return out

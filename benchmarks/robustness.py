@@ -6,6 +6,7 @@
     python benchmarks/robustness.py --no-play --hero heuristic:play_noise=0.1  # a hero less predictable
     python benchmarks/robustness.py --no-play --first 400 --questions 800 --out more.json  # questions 400..1199
     python benchmarks/robustness.py --merge first.json more.json --out all.json  # one run of both
+    python benchmarks/robustness.py --no-play --rounds 10,15 --questions 200 --seat-doubt 0.3  # fitting a prior
 
 Four players. The hero (the heuristic) sits in every seat in turn; the three others play one table's
 policies: ``random``, ``heuristic:bid_shift=0.5``, ``heuristic:bid_shift=-0.5``, ``search:worlds=8``, a

@@ -401,6 +401,8 @@ def main() -> None:
                     "blind on its own (default: the advisor's)")
     ap.add_argument("--play-doubt", type=float, default=None, help="play advice: the prior of the blind table "
                     "in the worlds' weights (default: the advisor's)")
+    ap.add_argument("--play-seat-doubt", type=float, default=None, help="play advice: the prior that one seat is "
+                    "blind on its own in the worlds' weights (default: the advisor's)")
     ap.add_argument("--hero", default=HERO, help="the hero's own policy (bid advice is told it as its play; "
                     "default: the heuristic)")
     ap.add_argument("--no-play", action="store_true", help="bid advice only")
@@ -425,6 +427,8 @@ def main() -> None:
         trust["seat_doubt"] = args.seat_doubt
     if args.play_doubt is not None:
         play_trust["doubt"] = args.play_doubt
+    if args.play_seat_doubt is not None:
+        play_trust["seat_doubt"] = args.play_seat_doubt
     if args.merge:
         runs = [json.loads(Path(f).read_text()) for f in args.merge]
         results = merge_runs(runs)

@@ -21,7 +21,7 @@ from wizsim.policies.reference import (
     heuristic_card,
     heuristic_trump_choices,
     play_likelihood,
-    play_likelihoods,
+    play_seat_likelihoods,
     trump_weight,
 )
 from wizsim.rules.reference import Trick, score_round
@@ -64,41 +64,52 @@ def heard(q, hands: dict[int, set[int]], turn_up: int, bid_trust: float = 1.0, p
 
 
 def heard_mixed(q, hands: dict[int, set[int]], turn_up: int, bid_trust: float, play_trust: float,
-                doubt: float) -> float:
-    """``heard`` with the table's type in doubt: ``(1 - doubt) * P(what was done | hands, the model) + doubt
-    * P(what was done | a blind table)``, each a probability of the same observations: every heard bid
-    (uniform over the legal bids on the blind table, and under the model at trust 0), the named suit and
-    the chosen cards where the model weighs them (a quarter; one of the seat's legal cards uniformly)."""
+                doubt: float, seat_doubt: float = 0.0) -> float:
+    """``heard`` with the table's type in doubt: ``doubt * P(what was done | a blind table)`` plus ``1 -
+    doubt`` times the sum, over every set of seats blind on their own (prior ``seat_doubt`` each), of the
+    product of each seat's probability of what it did, as modelled or blind: its heard bid (uniform over
+    the legal bids if blind, and under the model at trust 0), the named suit and its chosen cards where
+    the model weighs them (a quarter; one of the seat's legal cards uniformly)."""
     dealer = q.players - 1
     whole = {s: sorted(hands[s] | set(cards_of(q.seat_played[s]))) for s in hands}
-    model, blind = 1.0, 1.0
-    for s in range(q.players):
-        if s == q.me:
-            continue
+    others = [s for s in range(q.players) if s != q.me]
+    model, blind = dict.fromkeys(others, 1.0), dict.fromkeys(others, 1.0)
+    for s in others:
         forbidden = -1
         if q.hook and s == dealer:
             left = q.r - sum(q.bids[:-1])
             forbidden = left if 0 <= left <= q.r else -1
         n_bids = len([b for b in range(q.r + 1) if b != forbidden])
-        blind /= n_bids
+        blind[s] /= n_bids
         if bid_trust == 0:
-            model /= n_bids
+            model[s] /= n_bids
         else:
             b = heuristic_bid(PARAMS, VALUES, s, q.players, q.r, whole[s], q.trump, list(q.bids), forbidden)
-            model *= bid_weight(b, q.bids[s], q.r, forbidden, bid_trust)
+            model[s] *= bid_weight(b, q.bids[s], q.r, forbidden, bid_trust)
     if q.trump_card is not None and 52 <= q.trump_card < 56 and q.me != dealer and bid_trust > 0:
-        model *= trump_weight(heuristic_trump_choices(PARAMS, VALUES, q.players, q.r, whole[dealer]), q.trump, bid_trust)
-        blind /= 4
+        model[dealer] *= trump_weight(heuristic_trump_choices(PARAMS, VALUES, q.players, q.r, whole[dealer]), q.trump,
+                                      bid_trust)
+        blind[dealer] /= 4
     if play_trust > 0 and q.played:
         masks = [0] * q.players
         for s in range(q.players):
             cards = whole[s] if s != q.me else set(q.hand) | set(cards_of(q.seat_played[s]))
             masks[s] = sum(1 << c for c in cards)
-        by_model, by_chance = play_likelihoods([1] * q.players, play_trust, q.players, q.r, q.me, masks, turn_up,
-                                               q.trump, list(q.bids), list(q.played), len(q.played))
-        model *= by_model
-        blind *= by_chance
-    return (1 - doubt) * model + doubt * blind
+        by_model, by_chance = play_seat_likelihoods([1] * q.players, play_trust, q.players, q.r, q.me, masks,
+                                                    turn_up, q.trump, list(q.bids), list(q.played), len(q.played))
+        for s in others:
+            model[s] *= by_model[s]
+            blind[s] *= by_chance[s]
+    seats = 0.0
+    for types in itertools.product((False, True), repeat=len(others)):
+        p = 1.0
+        for s, is_blind in zip(others, types, strict=True):
+            p *= seat_doubt * blind[s] if is_blind else (1 - seat_doubt) * model[s]
+        seats += p
+    every = 1.0
+    for s in others:
+        every *= blind[s]
+    return (1 - doubt) * seats + doubt * every
 
 
 def deals(q):
@@ -162,14 +173,14 @@ def play_out(q, hands: dict[int, set[int]], turn_up: int, first: int) -> int:
     return tricks[q.me]
 
 
-def brute_force(q, bid_trust: float = 1.0, play_trust: float = 0.0, doubt: float = 0.0):
+def brute_force(q, bid_trust: float = 1.0, play_trust: float = 0.0, doubt: float = 0.0, seat_doubt: float = 0.0):
     """card -> (p_make, ev, expected_tricks, n_deals): the deals weighted by the chance of what was heard
     (with the table's type in doubt: the mixture's, ``heard_mixed``)."""
     got = {c: [] for c in (int(x) for x in q.legal_cards)}
     weights = []
     for turn_up, hands in deals(q):
-        w = heard(q, hands, turn_up, bid_trust, play_trust) if doubt == 0 else \
-            heard_mixed(q, hands, turn_up, bid_trust, play_trust, doubt)
+        w = heard(q, hands, turn_up, bid_trust, play_trust) if doubt == 0 and seat_doubt == 0 else \
+            heard_mixed(q, hands, turn_up, bid_trust, play_trust, doubt, seat_doubt)
         if w == 0:
             continue
         weights.append(w)

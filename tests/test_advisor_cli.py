@@ -83,15 +83,17 @@ def test_unlikely_heard_bids_are_answered_with_a_warning():
     assert hard["warning"].startswith("no deal of") and hard["best_bid"] == 0
 
 
-@pytest.mark.parametrize("args,needle", [
-    (["--trump", "S", "--seat", "1", "--bids", "1,0,1,1"], "--seat-doubt is for bid advice"),  # play advice
-    (["--trump-card", "W", "--seat", "4"], "--seat-doubt is for bid advice"),  # the dealer's trump advice
-])
-def test_seat_doubt_is_bid_advice_only(args, needle):
-    result = _run(["advise", "--hand", "AS,KD,3H", "--seed", "4", "--seat-doubt", "0.1", *args])
-    assert result.exit_code == 2, result.output
-    assert needle in result.output and "Traceback" not in result.output
-    bad = _run(["advise", "--hand", "AS,KD,3H", "--trump", "S", "--seat", "1", "--seat-doubt", "1.5"])
+def test_seat_doubt_is_for_the_seats_heard():
+    """Bid and play advice take it (JSON ``seat_doubt``); the dealer's trump advice, before any bid, refuses it."""
+    base = ["advise", "--hand", "AS,KD,3H", "--trump", "S", "--seat", "1", "--seed", "4", "--json"]
+    for extra in (["--bids", "1,0,1,1"], []):  # play advice, bid advice
+        got = _run([*base, *extra, "--seat-doubt", "0.1"])
+        assert got.exit_code == 0, got.output
+        assert json.loads(got.output)["seat_doubt"] == 0.1
+    trump = _run(["advise", "--hand", "AS,KD,3H", "--trump-card", "W", "--seat", "4", "--seat-doubt", "0.1"])
+    assert trump.exit_code == 2 and "--seat-doubt is for the seats heard bidding" in trump.output
+    assert "Traceback" not in trump.output
+    bad = _run([*base, "--seat-doubt", "1.5"])
     assert bad.exit_code == 2 and "'--seat-doubt'" in bad.output
 
 

@@ -89,17 +89,19 @@ def test_exact_states_were_found():
     assert len(EXACT_STATES) >= 6
 
 
-@pytest.mark.parametrize("trusts", [(1.0, 0.0, 0.0), (0.7, 0.5, 0.0), (0.7, 0.5, 0.2), (1.0, 0.0, 0.5)])
+@pytest.mark.parametrize("trusts", [(1.0, 0.0, 0.0, 0.0), (0.7, 0.5, 0.0, 0.0), (0.7, 0.5, 0.2, 0.0),
+                                    (1.0, 0.0, 0.5, 0.0), (0.7, 0.5, 0.2, 0.15), (1.0, 0.5, 0.0, 0.4)])
 @pytest.mark.parametrize("st", EXACT_STATES)
 def test_exact_equals_brute_force_over_the_twins(st, trusts):
     """Exact play advice is the brute force over every deal, each weighed by the model's twins: hard bid
     evidence and no inference from play, soft evidence from the bids and every card chosen, and both with
-    the table's type in doubt (the mixture of the model's table and a blind one)."""
-    bid_trust, play_trust, doubt = trusts
-    a = advise_play(**st, bid_trust=bid_trust, play_trust=play_trust, doubt=doubt)
+    the table's type in doubt (the mixture of the model's table and a blind one, and each seat blind on
+    its own: every set of blind seats enumerated)."""
+    bid_trust, play_trust, doubt, seat_doubt = trusts
+    a = advise_play(**st, bid_trust=bid_trust, play_trust=play_trust, doubt=doubt, seat_doubt=seat_doubt)
     assert a.method == "exact"
     q = make_play_question(**st)
-    want = brute_force(q, bid_trust, play_trust, doubt)
+    want = brute_force(q, bid_trust, play_trust, doubt, seat_doubt)
     assert [int(c) for c in a.cards] == sorted(want)
     for j, c in enumerate(a.cards):
         p, ev, tricks, n = want[int(c)]
@@ -145,9 +147,9 @@ def test_a_trump_named_by_an_opponent_dealer_is_weighed_exactly():
     assert count_deals(q) <= 20_000
     a = advise_play(**st, seed=1)
     assert a.method == "exact" and a.conditioned
-    from wizsim.advisor.opponents import DEFAULT_PLAY_ADVICE_DOUBT  # the defaults: bid 0.7, play 0.5, doubt 0.2
+    from wizsim.advisor.opponents import DEFAULT_PLAY_ADVICE_DOUBT, DEFAULT_PLAY_ADVICE_SEAT_DOUBT  # the defaults
 
-    want = brute_force(q, 0.7, 0.5, DEFAULT_PLAY_ADVICE_DOUBT)
+    want = brute_force(q, 0.7, 0.5, DEFAULT_PLAY_ADVICE_DOUBT, DEFAULT_PLAY_ADVICE_SEAT_DOUBT)
     assert a.ev[0] == pytest.approx(want[int(a.cards[0])][1], abs=1e-9)
 
 
@@ -161,10 +163,10 @@ def test_a_dealer_naming_a_suit_it_does_not_hold_is_answered():
             a = advise_play(**st, seed=1, bid_trust=trust, doubt=doubt)
             assert a.best_card in ("KH", "2C") and np.isfinite(a.ev).all()
     # the answer says the named suit is unlikely for the model, whether it is impossible (hard evidence on
-    # the model's table alone) or only unlikely (soft, or a blind table in doubt)
-    hard = advise_play(**st, seed=1, bid_trust=1.0, doubt=0.0)
+    # the model's table alone) or only unlikely (soft, or a blind table or dealer in doubt)
+    hard = advise_play(**st, seed=1, bid_trust=1.0, doubt=0.0, seat_doubt=0.0)
     assert "it is ignored and the answer rests on the cards alone" in hard.warning
-    for trust, doubt in ((1.0, None), (None, None), (None, 0.0)):
+    for trust, doubt in ((1.0, None), (None, None), (None, 0.0), (1.0, 0.0)):
         a = advise_play(**st, seed=1, bid_trust=trust, doubt=doubt)
         assert "the dealer's named suit is unlikely for the opponents' model" in a.warning
 
@@ -181,7 +183,7 @@ def test_table_and_json_shape():
     obj = _strict_json(result.output)
     assert list(obj) == ["phase", "hand", "players", "seat", "trump", "trump_card", "bids", "played",
                          "tricks_taken", "hook", "best_card", "method", "samples", "table", "ess", "policy",
-                         "bid_trust", "play_trust", "play_noise", "doubt", "warning"]
+                         "bid_trust", "play_trust", "play_noise", "doubt", "seat_doubt", "warning"]
     assert obj["phase"] == "play" and obj["method"] == "exact"
     assert obj == json.loads(json.dumps(a.to_dict()))
     assert len(obj["tricks_taken"]) == st["players"]

@@ -227,15 +227,16 @@ def test_openapi_docs_are_served_offline(client):
 
 
 @pytest.mark.parametrize("body,needle", [
-    ({"hand": "AS,KD,3H", "trump": "S", "seat": 1, "bids": "1,0,1,1", "seat_doubt": 0.1}, "seat_doubt: it is for bid"),
-    ({"hand": "AS,KD,3H", "trump_card": "W", "seat": 4, "seat_doubt": 0.1}, "seat_doubt: it is for bid"),
+    ({"hand": "AS,KD,3H", "trump_card": "W", "seat": 4, "seat_doubt": 0.1}, "seat_doubt: it is for the seats heard"),
     ({"hand": "AS,KD,3H", "trump": "S", "seat": 2, "bids": "1", "seat_doubt": 2}, "seat_doubt"),
 ])
-def test_seat_doubt_is_bid_advice_only(client, body, needle):
+def test_seat_doubt_is_for_the_seats_heard(client, body, needle):
     res = post(client, body)
     assert res.status_code == 422 and res.json()["detail"].startswith(needle), res.json()
-    ok = post(client, {"hand": "AS,KD,3H", "trump": "S", "seat": 2, "bids": "1", "seat_doubt": 0.3, "samples": 200})
-    assert ok.status_code == 200 and ok.json()["seat_doubt"] == 0.3
+    for seat, bids in ((2, "1"), (1, "1,0,1,1")):  # bid advice, play advice
+        ok = post(client, {"hand": "AS,KD,3H", "trump": "S", "seat": seat, "bids": bids, "seat_doubt": 0.3,
+                           "samples": 200})
+        assert ok.status_code == 200 and ok.json()["seat_doubt"] == 0.3
 
 
 def test_serve_without_the_web_extra_says_how_to_install_it(monkeypatch):

@@ -53,19 +53,22 @@ def test_world_weights_equal_the_twins(st, trusts):
 
 
 @pytest.mark.parametrize("trusts", [(1.0, 0.0), (0.7, 0.5), (0.0, 0.9), (0.0, 0.0)])
+@pytest.mark.parametrize("doubts", [(0.2, 0.0), (0.2, 0.15), (0.0, 0.5)])
 @pytest.mark.parametrize("st", STATES)
-def test_world_weights_with_the_table_in_doubt_equal_the_twins(st, trusts):
-    """The mixture of the model's table and the blind one (``doubt`` 0.2): each world's weight is the
-    prior-weighted sum of the two tables' probabilities of what the opponents did, from the twins."""
+def test_world_weights_with_the_table_in_doubt_equal_the_twins(st, trusts, doubts):
+    """The mixture of the model's table and the blind one (``doubt``), each seat also blind on its own
+    (``seat_doubt``): each world's weight is the prior-weighted sum, over the blind table and every set of
+    seats blind on their own, of the probabilities of what the opponents did, from the twins."""
     bid_trust, play_trust = trusts
+    doubt, seat_doubt = doubts
     q = make_play_question(**st)
     model = OpponentModel.build(opponent_names(None, q.players, q.seat), q.me, "heuristic", bid_trust, play_trust,
-                                0.0, 0.2)
+                                0.0, doubt, seat_doubt)
     worlds, turn_ups = enumerate_deals(q)
     like, _, _, _ = weigh_worlds(q, q.state(), model, worlds, turn_ups, seed=5, first_index=0)
     others = [s for s in range(q.players) if s != q.me]
     want = [heard_mixed(q, {s: {int(c) for c in mask_to_cards(int(worlds[i, s]))} for s in others},
-                        int(turn_ups[i]), bid_trust, play_trust, 0.2) for i in range(len(worlds))]
+                        int(turn_ups[i]), bid_trust, play_trust, doubt, seat_doubt) for i in range(len(worlds))]
     assert like.tolist() == pytest.approx(want, rel=1e-9, abs=1e-300)
     assert (like > 0).all()
 

@@ -433,8 +433,9 @@ def simulate(players, round_size, rounds, games, policy, policies, hook, seed, t
                    "what they did updates it deal by deal. 0 trusts the model's table. Play advice weighs its "
                    "deals by it and plays them out on the model's table.")
 @click.option("--seat-doubt", type=click.FloatRange(0, 1), default=None, show_default=str(DEFAULT_SEAT_DOUBT),
-              help="Bid advice: the prior chance, 0..1, that one seat whose bid you heard plays blind on its own "
-                   "(random bids and cards) while the others are as modelled; its bid updates it deal by deal.")
+              help="The prior chance, 0..1, that one seat whose bid you heard plays blind on its own (random "
+                   "bids and cards) while the others are as modelled; what it did updates it deal by deal. Play "
+                   "advice weighs its deals by it.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the table.")
 @bad_input_is_usage_error
 def advise(hand, trump, seat, players, bids, played, hook, trump_card, samples, seed, policy, play, bid_trust,
@@ -462,8 +463,8 @@ def advise(hand, trump, seat, players, bids, played, hook, trump_card, samples, 
             raise click.UsageError("the dealer names the trump before any card is played: leave out --played "
                                    "and --play-trust")
         if seat_doubt is not None:
-            raise click.UsageError("--seat-doubt is for bid advice (the seats heard bidding): the dealer names the "
-                                   "trump before any bid")
+            raise click.UsageError("--seat-doubt is for the seats heard bidding: the dealer names the trump "
+                                   "before any bid")
         announce_compile(candidate_rounds_kernel, seconds=COMPILE_SECONDS["advise"], ext=advice_ext)
         echo(run_interruptibly(lambda: advise_trump(hand, seat, players, bids=bids, hook=hook, samples=samples,
                                                     seed=seed, policy=policy, play=play, bid_trust=bid_trust,
@@ -472,17 +473,14 @@ def advise(hand, trump, seat, players, bids, played, hook, trump_card, samples, 
         return
     if advice_phase(bids, seat, players) == "play":
         from wizsim.advisor import advise_play
-
-        if seat_doubt is not None:
-            raise click.UsageError("--seat-doubt is for bid advice: play advice weighs its deals by --doubt, the "
-                                   "whole table's")
         from wizsim.advisor.play import play_kernels
 
         announce_compile(*play_kernels(), seconds=COMPILE_SECONDS["advise-play"], ext=advice_ext)
         echo(run_interruptibly(lambda: advise_play(hand, trump, seat, players, bids=bids, played=played or "",
                                                    hook=hook, trump_card=trump_card, samples=samples, seed=seed,
                                                    policy=policy, play=play, bid_trust=bid_trust,
-                                                   play_trust=play_trust, play_noise=play_noise, doubt=doubt)),
+                                                   play_trust=play_trust, play_noise=play_noise, doubt=doubt,
+                                                   seat_doubt=seat_doubt)),
              as_json)
         return
     if played:

@@ -26,7 +26,7 @@ class Weighed:
     timed_out: bool = False  # default precision stopped by the wall clock, not the work budget
     play_noise: float = 0.0  # how often the modelled opponents play a random card in the simulations
     doubt: float = 0.0  # the prior that the table is blind, not the model's (``policies.model``)
-    seat_doubt: float = 0.0  # bid advice: the prior that one heard seat alone is blind (``policies.model``)
+    seat_doubt: float = 0.0  # the prior that one heard seat alone is blind (``policies.model``)
     # Monte Carlo only: the score of every choice (bid or card) on every kept deal (n, choices) and the
     # deals' weights (None: all 1), for paired comparisons of two choices on the same deals (the review's
     # loss interval)
@@ -172,7 +172,8 @@ class PlayAdvice(Weighed):
         return {**self.question, "best_card": self.best_card, "method": self.method, "samples": int(self.samples),
                 "table": self.rows(), "ess": json_float(self.ess if self.ess is not None else self.samples),
                 "policy": self.policy, "bid_trust": self.bid_trust, "play_trust": self.play_trust,
-                "play_noise": self.play_noise, "doubt": self.doubt, "warning": self.warning}
+                "play_noise": self.play_noise, "doubt": self.doubt, "seat_doubt": self.seat_doubt,
+                "warning": self.warning}
 
 
 def best_allowed(ev: np.ndarray, allowed: np.ndarray) -> int:

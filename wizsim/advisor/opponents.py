@@ -69,7 +69,7 @@ DEFAULT_DOUBT = 0.2
 # A seat in doubt (``policies.model``): on the model's table each seat heard (its bid, or a dealer's named
 # suit) is blind on its own with this prior, and a bid unlike the model's makes that seat, not the whole
 # table, play at random in the simulations; seats not heard yet keep the model. Bid advice uses it (round 1's
-# enumeration too); trump advice hears nothing, play advice weighs its worlds by ``doubt`` alone. Fitted on
+# enumeration too); trump advice hears nothing. Fitted on
 # the first 200 questions a size at r = 10 and 15 (the sizes where the mixed table missed most), paired
 # with the same questions without it (benchmarks/results/robustness-seat-doubt-fit.txt; obs - pred P(exact),
 # value of the advised bid):
@@ -90,6 +90,12 @@ DOUBT_POLICY = "random"
 # 0.01) and changes at most 2 of its 64 deals' outcomes (value between -1.72 and +1.09, every interval
 # across 0; the heuristic table none).
 DEFAULT_PLAY_ADVICE_DOUBT = 0.2
+# Play advice weighs its worlds by the same per-seat mixture (every other seat is heard; a seat's chosen
+# cards count in its part) and plays them out on the model's table. Against 0, paired on the 64 deals a table
+# of benchmarks/results/robustness-play-16*.json: 0 to 7 of a table's 64 deals end differently, the first
+# card's P(make) as said moves by under 0.02, value -1.25 [-3.70, +1.20] at the heuristic table, +3.59
+# [-0.25, +7.43] at search:worlds=8, +1.72 at mixed; kept so that bid and play advice read one model.
+DEFAULT_PLAY_ADVICE_SEAT_DOUBT = 0.15
 
 
 _DEFAULTS = {"bid_trust": DEFAULT_BID_TRUST, "play_trust": DEFAULT_PLAY_TRUST, "play_noise": DEFAULT_PLAY_NOISE,

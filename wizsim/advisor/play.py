@@ -237,8 +237,8 @@ def _conditioned(q: PlayQuestion, model) -> bool:
 
 def weigh_worlds(q: PlayQuestion, state, model, worlds, turn_ups, seed: int, first_index: int):
     """(likelihood, acceptance draw, model bids, whether the dealer's model may name the suit named) of each
-    world under the opponents' ``model``: with the table's type in doubt (``model.doubt``), the mixture's
-    weight (``sim.evidence``)."""
+    world under the opponents' ``model``: with the table's type in doubt (``model.doubt``, or each seat's,
+    ``model.seat_doubt``), the mixture's weight (``sim.evidence``)."""
     from wizsim.sim.evidence import world_likelihoods_kernel
 
     a = state.kernel_args()
@@ -247,41 +247,55 @@ def weigh_worlds(q: PlayQuestion, state, model, worlds, turn_ups, seed: int, fir
     model_bids = np.zeros((n, q.players), np.int8)
     named_ok = np.ones(n, np.bool_)
     order = np.array(q.played or (0,), np.int8)
-    scale_model, like_blind = _blind_table(q, state, model)
+    seat_blind, priors = _seat_types(q, state, model)
     if n:
         world_likelihoods_kernel(np.uint64(seed), np.int64(first_index), np.ascontiguousarray(worlds, np.uint64),
                                  np.ascontiguousarray(turn_ups, np.int8), a["seat_played"], a["players"], a["r"],
                                  a["hook"], a["me"], a["trump"], a["bids"], model.kinds, model.params, model.table,
                                  float(model.bid_trust), float(model.play_trust), order, np.int64(len(q.played)),
-                                 np.int64(_named_suit(q)), float(model.doubt), scale_model, like_blind, like, u,
+                                 np.int64(_named_suit(q)), float(model.doubt), priors, seat_blind, like, u,
                                  model_bids, named_ok)
     return like, u, model_bids, named_ok
 
 
-def _blind_table(q: PlayQuestion, state, model) -> tuple[float, float]:
-    """(the factor that makes the model's likelihood of the heard bids a probability, the heard bids' and
-    named suit's probability on the blind table): what the mixture weighs them by (``policies.model``).
-    The blind table's suit counts only where the model's does (a modelled dealer, trust above 0)."""
-    from wizsim.policies.model import blind_bids_likelihood
+def _weighs_named(q: PlayQuestion, model) -> bool:
+    """Whether the dealer's named suit counts: a modelled opponent dealer, trust above 0."""
+    return _named_suit(q) >= 0 and model.bid_trust > 0 and bool(model.kinds[q.players - 1])
+
+
+def _seat_types(q: PlayQuestion, state, model) -> tuple[np.ndarray, np.ndarray]:
+    """(each seat's probability of its heard bid and named suit if it is blind, each seat's prior of being
+    blind on its own): what the mixture weighs the worlds by (``policies.model``). Every other seat is
+    heard once the bidding is over; the blind table's suit counts only where the model's does."""
+    from wizsim.policies.model import seat_factors
 
     a = state.kernel_args()
-    args = (model.kinds, float(model.bid_trust), a["players"], a["r"], a["hook"], a["me"], a["bids"], a["players"])
-    named = _named_suit(q) >= 0 and model.bid_trust > 0 and bool(model.kinds[q.players - 1])
-    return float(blind_bids_likelihood(*args, False)), float(blind_bids_likelihood(*args, True)) * (0.25 if named else 1.0)
+    players = a["players"]
+    blind = np.ones(players, np.float64)
+    seat_factors(model.kinds, model.params, model.table, float(model.bid_trust), players, a["r"], a["hook"], a["me"],
+                 np.zeros(players, np.uint64), a["bids"], np.int64(players),
+                 np.int64(_named_suit(q) if _weighs_named(q, model) else -1), np.full(players, -1, np.int8), True,
+                 blind)
+    priors = np.full(players, float(model.seat_doubt))
+    priors[a["me"]] = 0.0
+    return blind, priors
 
 
 def _bound(q: PlayQuestion, state, model) -> float:
     """The largest weight a world can get for what the opponents did (a card weighs at most 1)."""
-    from wizsim.policies.model import bids_bound, named_trump_bound
+    from wizsim.advisor.sampling import heard_bounds
+    from wizsim.policies.model import bids_bound, named_trump_bound, seat_mixture
 
     a = state.kernel_args()
+    if model.doubt > 0 or model.seat_doubt > 0:  # the mixture's weight with each seat's part at its largest
+        bounds = heard_bounds(model, a["players"], a["r"], a["hook"], a["me"], a["bids"], a["players"],
+                              _weighs_named(q, model))
+        seat_blind, priors = _seat_types(q, state, model)
+        return float(seat_mixture(bounds, seat_blind, float(model.doubt), priors, np.int64(a["me"]),
+                                  np.zeros(a["players"]))[0])
     bound = bids_bound(model.kinds, float(model.bid_trust), a["players"], a["r"], a["hook"], a["me"], a["bids"],
                        a["players"])
-    bound = float(bound * (named_trump_bound(float(model.bid_trust)) if _named_suit(q) >= 0 else 1.0))
-    if model.doubt > 0:
-        scale_model, like_blind = _blind_table(q, state, model)
-        return (1 - model.doubt) * bound * scale_model + model.doubt * like_blind
-    return bound
+    return float(bound * (named_trump_bound(float(model.bid_trust)) if _named_suit(q) >= 0 else 1.0))
 
 
 def _warning(q: PlayQuestion, model, like: np.ndarray, model_bids: np.ndarray, named_ok: np.ndarray) -> str | None:
@@ -445,16 +459,18 @@ def _monte_carlo(q: PlayQuestion, state, model, candidates: np.ndarray, seed: in
 
 def advise_play(hand, trump, seat, players=4, *, bids, played=(), hook=False, trump_card=None, samples=None,
                 seed=None, policy=None, play=None, method="auto", max_samples=None, bid_trust=None,
-                play_trust=None, play_noise=None, doubt=None) -> PlayAdvice:
+                play_trust=None, play_noise=None, doubt=None, seat_doubt=None) -> PlayAdvice:
     """Advise a card (CONTRACT.md, "Play advice"). ``method`` "auto" enumerates where the module docstring
     says and samples otherwise; "exact" insists on enumeration and "monte-carlo" forces sampling (to
     check one against the other). ``max_samples`` overrides the default-precision cap. ``policy``: the
     opponents' model (one name or one per other seat), ``bid_trust`` / ``play_trust``: how far their bids
     and their cards are trusted, ``play_noise`` how often they play a random card in the play-outs,
-    ``doubt`` the prior that the table is blind, which weighs the worlds (``advisor.opponents``)."""
+    ``doubt`` the prior that the table is blind and ``seat_doubt`` that one seat is on its own, which weigh
+    the worlds (``advisor.opponents``)."""
     from wizsim.advisor.opponents import (
         DEFAULT_PLAY_ADVICE_DOUBT,
         DEFAULT_PLAY_ADVICE_NOISE,
+        DEFAULT_PLAY_ADVICE_SEAT_DOUBT,
         OpponentModel,
         check_trust,
         opponent_names,
@@ -467,10 +483,11 @@ def advise_play(hand, trump, seat, players=4, *, bids, played=(), hook=False, tr
     play_trust = check_trust(play_trust, "play_trust")
     play_noise = DEFAULT_PLAY_ADVICE_NOISE if play_noise is None else check_trust(play_noise, "play_noise")
     doubt = DEFAULT_PLAY_ADVICE_DOUBT if doubt is None else check_trust(doubt, "doubt")
+    seat_doubt = DEFAULT_PLAY_ADVICE_SEAT_DOUBT if seat_doubt is None else check_trust(seat_doubt, "seat_doubt")
     q = make_play_question(hand, trump, seat, players, bids=bids, played=played, hook=hook, trump_card=trump_card,
                            policy="heuristic", play=play)
     model = OpponentModel.build(opponent_names(policy, q.players, q.seat), q.me, play, bid_trust, play_trust,
-                                play_noise, doubt)
+                                play_noise, doubt, seat_doubt)
     samples, max_samples = check_sampling(samples, max_samples, method, METHODS)
     seed = check_seed(seed)
     candidates = q.legal_cards
@@ -510,4 +527,5 @@ def _advice(q: PlayQuestion, model, candidates: np.ndarray, ev: Evaluation, seed
                       seed if ev.method != "exact" else None, model.opponents_label(), q.play, ev.conditioned,
                       ess=effective_size(ev.weights, n), warning=ev.warning, bid_trust=model.bid_trust,
                       play_trust=model.play_trust, timed_out=ev.timed_out, deal_scores=scores,
-                      deal_weights=ev.weights, play_noise=model.play_noise, doubt=model.doubt)
+                      deal_weights=ev.weights, play_noise=model.play_noise, doubt=model.doubt,
+                      seat_doubt=model.seat_doubt)

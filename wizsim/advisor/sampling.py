@@ -387,22 +387,28 @@ def evidence_bound(setup) -> float:
 
 def seat_bounds(setup) -> np.ndarray:
     """Per seat, the largest probability of what it was heard doing under the model, whatever the deal."""
+    return heard_bounds(setup["model"], setup["players"], setup["r"], setup["hook"], setup["seat"],
+                        setup["fixed_bids"], setup["n_heard"], setup["named"] != NO_NAMED)
+
+
+def heard_bounds(model, players: int, r: int, hook: bool, me: int, bids, n_heard: int, named: bool) -> np.ndarray:
+    """Per seat, the largest probability of its first ``n_heard`` heard bids (and, with ``named``, of the
+    dealer's named suit) under ``model``, whatever the deal: what rejection control bounds a mixture by."""
     from wizsim.policies.model import MODEL_BLIND, max_bid_weight, n_legal_bids, named_trump_bound
     from wizsim.rules.kernels import forbidden_bid
 
-    m = setup["model"]
-    players, r, me = setup["players"], setup["r"], setup["seat"]
     out = np.ones(players, np.float64)
     total = 0
-    for s in range(setup["n_heard"]):
-        b = int(setup["fixed_bids"][s])
-        forbidden = forbidden_bid(setup["hook"], s, players, r, total)
+    for s in range(n_heard):
+        b = int(bids[s])
+        forbidden = forbidden_bid(hook, s, players, r, total)
         if s != me:
-            modelled = m.kinds[s] != MODEL_BLIND and m.bid_trust > 0
-            out[s] = max_bid_weight(b, r, forbidden, float(m.bid_trust)) if modelled else 1.0 / n_legal_bids(r, forbidden)
+            modelled = model.kinds[s] != MODEL_BLIND and model.bid_trust > 0
+            out[s] = (max_bid_weight(b, r, forbidden, float(model.bid_trust)) if modelled
+                      else 1.0 / n_legal_bids(r, forbidden))
         total += b
-    if setup["named"] != NO_NAMED:
-        out[players - 1] *= named_trump_bound(float(m.bid_trust))
+    if named:
+        out[players - 1] *= named_trump_bound(float(model.bid_trust))
     return out
 
 

@@ -32,13 +32,15 @@ posterior chance that the table is blind given the world, ``doubt * P(heard | bl
 the type each world is played out under (bid and trump advice; play advice plays every world on the
 model's table). Choices that the model would not make raise it; at ``doubt = 0`` the model is as above.
 
-A seat in doubt. On the model's table, bid advice also lets each seat that was heard (its bid, or a
-dealer's named suit) be blind on its own, with prior ``seat_doubt``, independently of the others: one
+A seat in doubt. On the model's table, each seat that was heard (its bid, or a dealer's named suit) may
+also be blind on its own, with prior ``seat_doubt``, independently of the others: one
 wild player at a table of sensible ones. A seat's part of the likelihood is then
 ``(1 - seat_doubt) P(its choice | world, model) + seat_doubt P(its choice | blind)`` (``seat_factors``,
 ``seat_mixture``), and each world is played out with the seats drawn blind from
-their posteriors playing ``random``. Seats not heard yet keep the model: nothing tells about them, and
-playing them at random at a table that is the model would cost the advice there (README, robustness).
+their posteriors playing ``random`` (bid advice; play advice weighs its worlds so, a seat's chosen cards
+in its part, ``play_seat_likelihoods``, and plays them out on the model's table). Seats not heard yet
+keep the model: nothing tells about them, and playing them at random at a table that is the model would
+cost the advice there (README, robustness).
 
 No legal observation gets weight 0 unless a trust is exactly 1, so no legal state is ever
 impossible: unlikely evidence only counts for less. At trust 0 every world gets the same weight, and the
@@ -181,30 +183,42 @@ def play_likelihoods(kinds, trust, players, r, me, hands, turn_up, trump, bids, 
     """(``play_likelihood``, the same cards' likelihood on the blind table): the second is the product of
     ``1 / (legal cards)`` over the same cards (those ``play_likelihood`` weighs), each chosen uniformly
     among the cards the seat could play with its hand in the world. Both are 1 at trust 0."""
-    like = np.ones(2, np.float64)
+    like = np.ones((2, players), np.float64)
+    play_seat_likelihoods(kinds, trust, players, r, me, hands, turn_up, trump, bids, order, n_played, like)
+    model, blind = 1.0, 1.0
+    for s in range(players):
+        model *= like[0, s]
+        blind *= like[1, s]
+    return model, blind
+
+
+@kernel
+def play_seat_likelihoods(kinds, trust, players, r, me, hands, turn_up, trump, bids, order, n_played, like):
+    """``play_likelihoods`` seat by seat: ``like[0, s]`` (2, players) the likelihood of seat ``s``'s cards
+    under its model, ``like[1, s]`` on the blind table; 1 where nothing is weighed (and at trust 0)."""
+    like[:] = 1.0
     if trust <= 0.0:
-        return like[0], like[1]
+        return
     trick_cards = np.full(players, -1, np.int8)
     play_tricks(_replayed_card, (order, kinds, trust, me, like), players, turn_up, trump, hands.copy(), bids,
                 np.zeros(players, np.int8), np.zeros(players, np.uint64), np.zeros(players, np.int8), trick_cards, 0,
                 0, ZERO, n_played, False, trick_cards, trick_cards, trick_cards)
-    return like[0], like[1]
 
 
 @inline_kernel
 def _replayed_card(ctx, seat, players, hand, legal, turn_up, trump, bids, tricks, seat_played, played, trick_cards,
                    n_in_trick, led, win_pos, voids):
-    """``play_likelihoods``'s chooser: the card ``order`` says, its weight against the heuristic's choice
-    multiplied into ``like[0]`` and its uniform weight into ``like[1]``; ``ctx`` = (order, kinds, trust, me,
-    like)."""
+    """``play_seat_likelihoods``'s chooser: the card ``order`` says, its weight against the heuristic's
+    choice multiplied into ``like[0, seat]`` and its uniform weight into ``like[1, seat]``; ``ctx`` =
+    (order, kinds, trust, me, like)."""
     order, kinds, trust, me, like = ctx
     card = order[popcount(played)]
     if seat != me and kinds[seat] != MODEL_BLIND:
         choice = heuristic_card(seat, players, hand, legal, turn_up, trump, bids[seat] - tricks[seat], played,
                                 trick_cards[max(win_pos, 0)], n_in_trick, led, voids)
         n = popcount(legal)
-        like[0] *= card_weight(choice == card, n, trust)
-        like[1] /= n
+        like[0, seat] *= card_weight(choice == card, n, trust)
+        like[1, seat] /= n
     return card
 
 

@@ -619,18 +619,25 @@ def play_likelihood(kinds, trust, players, r, me, hands, turn_up, trump, bids, o
 
 
 def play_likelihoods(kinds, trust, players, r, me, hands, turn_up, trump, bids, order, n_played):
-    """Replay the cards trick by trick with the rules twin; each card of a modelled seat other than
-    ``me`` is weighed against the heuristic twin's choice in that seat's place, and (the blind table)
-    as one of its legal cards drawn uniformly."""
+    """(the model's likelihood, the blind table's) of the cards, the products over the seats of
+    ``play_seat_likelihoods``."""
+    like, blind = play_seat_likelihoods(kinds, trust, players, r, me, hands, turn_up, trump, bids, order, n_played)
+    return math.prod(like), math.prod(blind)
+
+
+def play_seat_likelihoods(kinds, trust, players, r, me, hands, turn_up, trump, bids, order, n_played):
+    """Per seat (the model's likelihoods, the blind table's): replay the cards trick by trick with the rules
+    twin; each card of a modelled seat other than ``me`` is weighed against the heuristic twin's choice in
+    that seat's place, and (the blind table) as one of its legal cards drawn uniformly."""
     from wizsim.rules.reference import Trick
 
+    like, blind = [1.0] * players, [1.0] * players
     if trust <= 0.0:
-        return 1.0, 1.0
+        return like, blind
     held = [set(_mask_cards(int(h))) for h in hands]
     voids: list[set[int]] = [set() for _ in range(players)]
     tricks = [0] * players
     played: list[int] = []
-    like, blind = 1.0, 1.0
     trick = Trick(trump=trump)
     leader = 0
     for card in [int(c) for c in order[:n_played]]:
@@ -643,8 +650,8 @@ def play_likelihoods(kinds, trust, players, r, me, hands, turn_up, trump, bids, 
             legal = [c for c in sorted(held[s]) if trick.may_play(held[s], c)]
             choice = heuristic_card(s, players, sorted(held[s]), legal, turn_up, trump, bids[s] - tricks[s], played,
                                     list(trick.cards), voids)
-            like *= card_weight(choice == card, len(legal), trust)
-            blind /= len(legal)
+            like[s] *= card_weight(choice == card, len(legal), trust)
+            blind[s] /= len(legal)
         led = trick.led
         if led >= 0 and card_suit(card) >= 0 and card_suit(card) != led:  # a suited card off the led suit
             voids[s].add(led)

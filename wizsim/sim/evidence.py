@@ -28,9 +28,9 @@ from wizsim.policies.model import (
     bids_likelihood,
     named_trump_likelihood,
     play_likelihoods,
+    play_seat_likelihoods,
     seat_factors,
     seat_mixture,
-    table_mixture,
 )
 
 CHECK_STREAM = 3  # the acceptance draw of deal i: a stream the round itself never reads
@@ -83,32 +83,46 @@ def deal_likelihoods_kernel(seed, first_index, players, r, hook, fixed_hands, tu
 
 @parallel_kernel
 def world_likelihoods_kernel(seed, first_index, worlds, turn_ups, seat_played, players, r, hook, me, trump, bids, kinds,
-                             params, table, bid_trust, play_trust, order, n_played, named, doubt, scale_model,
-                             like_blind, like, u, model_bids, named_ok):
+                             params, table, bid_trust, play_trust, order, n_played, named, doubt, seat_doubt,
+                             seat_blind, like, u, model_bids, named_ok):
     """Play advice's worlds weighed by the model: ``like[i]`` the likelihood of every heard bid, of an
     opponent dealer naming ``named`` (>= 0) on a turned-up Wizard, and of the ``n_played`` cards of
     ``order`` chosen so far, given world ``i`` (``worlds`` (n, players) uint64, the cards each seat holds
-    now; its whole hand adds ``seat_played``). With the table's type in doubt (``doubt`` > 0) it is the
-    mixture's weight (``policies.model.table_mixture``) of that likelihood times ``scale_model`` (the
-    factor the model leaves out) and of the blind table's: ``like_blind`` (the heard bids and named suit,
-    the same for every world) times the cards' ``play_likelihoods`` there. ``model_bids`` (n, players)
-    int8: each seat's model bid; ``named_ok`` (n,) bool whether the dealer's model may name ``named``;
-    ``u`` (n,) the acceptance draw of world ``first_index + i`` of the run ``seed``."""
+    now; its whole hand adds ``seat_played``). With the table's type in doubt (``doubt`` > 0, or any
+    seat's prior ``seat_doubt`` (players,) > 0) it is the mixture's weight
+    (``policies.model.seat_mixture``) of each seat's probability of what it did under its model and if
+    blind: ``seat_blind`` (players,) its heard bid and named suit (the same for every world) times its
+    cards' ``play_seat_likelihoods`` there. ``model_bids`` (n, players) int8: each seat's model bid;
+    ``named_ok`` (n,) bool whether the dealer's model may name ``named``; ``u`` (n,) the acceptance draw of
+    world ``first_index + i`` of the run ``seed``."""
     n = worlds.shape[0]
+    typed = doubt > 0.0
+    for s in range(players):
+        typed = typed or seat_doubt[s] > 0.0
     for i in prange(n):
         whole = np.empty(players, np.uint64)
         for s in range(players):
             whole[s] = worlds[i, s] | seat_played[s]
         value, named_ok[i] = heard_likelihood(kinds, params, table, bid_trust, players, r, hook, me, whole, turn_ups[i],
                                               trump, bids, players, named, model_bids[i])
-        blind = like_blind
-        if n_played > 0 and play_trust > 0.0:
-            by_model, by_chance = play_likelihoods(kinds, play_trust, players, r, me, whole, turn_ups[i], trump, bids,
-                                                   order, n_played)
-            value *= by_model
-            blind *= by_chance
-        if doubt > 0.0:
-            value = table_mixture(value * scale_model, blind, doubt)[0]
+        reads_play = n_played > 0 and play_trust > 0.0
+        if typed:
+            model_f = np.empty(players, np.float64)
+            seat_factors(kinds, params, table, bid_trust, players, r, hook, me, whole, bids, players, named,
+                         model_bids[i], False, model_f)
+            blind_f = seat_blind.copy()
+            if reads_play:
+                cards = np.empty((2, players), np.float64)
+                play_seat_likelihoods(kinds, play_trust, players, r, me, whole, turn_ups[i], trump, bids, order,
+                                      n_played, cards)
+                for s in range(players):
+                    model_f[s] *= cards[0, s]
+                    blind_f[s] *= cards[1, s]
+            post = np.empty(players, np.float64)
+            value = seat_mixture(model_f, blind_f, doubt, seat_doubt, me, post)[0]
+        elif reads_play:
+            value *= play_likelihoods(kinds, play_trust, players, r, me, whole, turn_ups[i], trump, bids, order,
+                                      n_played)[0]
         like[i] = value
         rng = np.empty(1, np.uint64)
         rng[0] = stream_key(seed, first_index + i, CHECK_STREAM)

@@ -83,8 +83,8 @@ class AdviseRequest(BaseModel):
                                      "trusted, 0..1 (default: the CLI's).")
     play_noise: float | None = Field(None, description="How often an opponent modelled by the heuristic plays a "
                                      "random legal card in the simulations, 0..1 (default: the CLI's).")
-    seat_doubt: float | None = Field(None, description="Bid advice: the prior chance that one seat heard bidding "
-                                     "plays blind on its own, 0..1 (default: the CLI's).")
+    seat_doubt: float | None = Field(None, description="The prior chance that one seat heard bidding plays blind "
+                                     "on its own, 0..1 (default: the CLI's).")
     doubt: float | None = Field(None, description="The prior chance that the table plays blind (random bids and "
                                 "cards) rather than as modelled, 0..1 (default: the CLI's).")
 
@@ -205,17 +205,14 @@ def answer(fields: dict) -> dict:
             if name in kwargs:
                 raise RequestError(f"{name}: the dealer names the trump before any card is played")
         if "seat_doubt" in kwargs:
-            raise RequestError("seat_doubt: it is for bid advice (the seats heard bidding); the dealer names the "
-                               "trump before any bid")
+            raise RequestError("seat_doubt: it is for the seats heard bidding; the dealer names the trump "
+                               "before any bid")
         return wizsim.advise_trump(hand, seat, **kwargs).to_dict()
     if is_play_question(fields):
         advise_play = getattr(wizsim, "advise_play", None)
         if advise_play is None:
             raise RequestError("play advice (bids from every player) is not in this wizsim yet: give the bids of "
                                "the seats before yours for bid advice")
-        if "seat_doubt" in kwargs:
-            raise RequestError("seat_doubt: it is for bid advice; play advice weighs its deals by doubt, the whole "
-                               "table's")
         advice = advise_play(hand, trump, seat, **kwargs)
         return advice.to_dict()
     accepted = inspect.signature(wizsim.advise).parameters

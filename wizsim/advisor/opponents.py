@@ -185,10 +185,6 @@ class OpponentModel:
         return cls(tuple(names), me, kinds, params, slots.table, bid_trust, play_trust, play_noise, tuple(labels),
                    doubt, seat_doubt)
 
-    def blind_names(self) -> tuple[str, ...]:
-        """The seats' policies on the blind table: every other seat ``DOUBT_POLICY``, the player's own kept."""
-        return tuple(n if s == self.me else DOUBT_POLICY for s, n in enumerate(self.names))
-
     @property
     def players(self) -> int:
         return len(self.names)

@@ -78,7 +78,7 @@ class Sample:
     capped: bool = False  # default precision stopped by the work budget (or max_samples), not by separating the bids
     warning: str | None = None  # the evidence is unlikely under the model (one line), or None
     timed_out: bool = False  # stopped by the wall clock (``TIME_LIMIT``), not by the work budget
-    blind_share: float | None = None  # the table's type in doubt: the weighted share of deals played out blind
+    blind_share: float | None = None  # the table's type in doubt: the weighted share of other seats played out blind
 
     @property
     def ess(self) -> float:

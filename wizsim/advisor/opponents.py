@@ -49,7 +49,7 @@ DEFAULT_PLAY_ADVICE_NOISE = 0.0
 
 # The table's type is in doubt (``policies.model``): with this prior the other seats are a blind table
 # (uniform bids, random cards; played out as ``DOUBT_POLICY``), whose chance the heard bids then update
-# deal by deal. Bid and trump advice use it (play advice does not yet). Fitted with
+# deal by deal. Bid and trump advice use it (play advice its own prior, below). Fitted with
 # benchmarks/robustness.py --no-play --questions 40 --doubt D (4 players, r = 3, 6, 10, 15, the same 160
 # questions a table for every D, play noise 0.1; observed - predicted P(exact) pooled over r, value of
 # the advised bid in points a round; benchmarks/results/robustness-doubt-fit.txt):

@@ -5,6 +5,7 @@
     python benchmarks/robustness.py --bid-trust 0.9       # the same with another trust (fitting the default)
     python benchmarks/robustness.py --no-play --hero heuristic:play_noise=0.1  # a hero less predictable
     python benchmarks/robustness.py --no-play --first 400 --questions 800 --out more.json  # questions 400..1199
+    python benchmarks/robustness.py --no-bid --first-deal 16 --deals 48 --out more.json  # play deals 16..63
     python benchmarks/robustness.py --merge first.json more.json --out all.json  # one run of both
     python benchmarks/robustness.py --no-play --rounds 10,15 --questions 200 --seat-doubt 0.3  # fitting a prior
 
@@ -39,6 +40,7 @@ from __future__ import annotations
 
 import argparse
 import copy
+import itertools
 import json
 import os
 import platform
@@ -229,10 +231,10 @@ def own_copy(hand: int, card: int) -> int:
     return next(c for c in range(first, first + 4) if hand >> c & 1)
 
 
-def play_questions(opponents: list[str], r: int, n: int, trust: dict) -> dict:
+def play_questions(opponents: list[str], r: int, n: int, trust: dict, first: int = 0) -> dict:
     refusals, diffs, said, values, calls, seconds = 0, [], [], [], 0, []
     errors = []
-    for i in range(n):
+    for i in range(first, first + n):
         hero = i % PLAYERS
         names = seat_names(opponents, hero)
         truth = simulate_rounds(PLAYERS, r, 1, names, seed=SEED, first_index=i)
@@ -274,7 +276,7 @@ def play_questions(opponents: list[str], r: int, n: int, trust: dict) -> dict:
                 s = replay.to_play()
                 replay.play(s, replay.policy_card(s))
             said.append(float(replay.tricks[hero] == replay.bids[hero]) - predicted)
-    return {"deals": n, "advice_calls": calls, "refusals": refusals, "errors": errors[:3],
+    return {"deals": n, "first_deal": first, "advice_calls": calls, "refusals": refusals, "errors": errors[:3],
             "calibration": interval(diffs), "calibration_as_said": interval(said), "value": interval(values),
             "median_seconds": float(np.median(seconds)) if seconds else None, "diffs": diffs, "said": said,
             "values": values}
@@ -370,14 +372,30 @@ def merge_runs(runs: list[dict]) -> list[dict]:
         bid = {"questions": len(qs) + row["refusals"], "refusals": row["refusals"], "errors": [],
                "calibration": interval(diffs), "value": interval(values), "median_seconds": None,
                "diffs": diffs, "values": values, "asked": [q for q, _, _ in qs]}
-        play = row["plays"][0] if len(row["plays"]) == 1 else None
-        if len(row["plays"]) > 1:
-            raise SystemExit(f"robustness.py: {row['table']}, r={row['r']}: play deals in more than one run")
+        play = merge_plays(row["plays"], f"{row['table']}, r={row['r']}")
         out.append({"table": row["table"], "opponents": row["opponents"], "r": row["r"], "bid": bid, "play": play,
                     "seconds": row["seconds"]})
     order = list(TABLES)
     out.sort(key=lambda x: (order.index(x["table"]) if x["table"] in order else len(order), x["r"]))
     return out
+
+
+def merge_plays(plays: list[dict], where: str) -> dict | None:
+    """One table and round size's play deals from runs that played disjoint ranges of them (``--first-deal``)."""
+    if len(plays) <= 1:
+        return plays[0] if plays else None
+    spans = sorted((p.get("first_deal", 0), p.get("first_deal", 0) + p["deals"]) for p in plays)
+    if any(a[1] > b[0] for a, b in itertools.pairwise(spans)):
+        raise SystemExit(f"robustness.py: {where}: two runs played the same play deals ({spans})")
+    plays = sorted(plays, key=lambda p: p.get("first_deal", 0))
+    diffs, said, values = ([v for p in plays for v in p[k]] for k in ("diffs", "said", "values"))
+    medians = [p["median_seconds"] for p in plays if p["median_seconds"] is not None]
+    return {"deals": sum(p["deals"] for p in plays), "first_deal": spans[0][0],
+            "advice_calls": sum(p["advice_calls"] for p in plays), "refusals": sum(p["refusals"] for p in plays),
+            "errors": [e for p in plays for e in p["errors"]][:3], "calibration": interval(diffs),
+            "calibration_as_said": interval(said), "value": interval(values),
+            "median_seconds": float(np.median(medians)) if medians else None,  # the runs' medians' median
+            "diffs": diffs, "said": said, "values": values}
 
 
 def main() -> None:
@@ -388,6 +406,8 @@ def main() -> None:
                     "(default: a quarter of --questions)")
     ap.add_argument("--first", type=int, default=0, help="the first bid question's index (to extend a run: "
                     "question i is deal i of the seed, the hero in seat i mod 4)")
+    ap.add_argument("--first-deal", type=int, default=0, help="the first play deal's index (to extend a run, as "
+                    "--first for bid questions)")
     ap.add_argument("--rounds", default=",".join(map(str, ROUNDS)))
     ap.add_argument("--tables", default=None, help="comma list of table names (default: all)")
     ap.add_argument("--policy", default=None, help="tell the advisor this opponents' model (default: its own)")
@@ -438,7 +458,8 @@ def main() -> None:
             print_row(row)
         first = min(x.get("first", 0) for x in runs)
         questions = max((x["bid"]["questions"] for x in results), default=0)  # per table and round size
-        deals, play_trust, HERO = runs[0]["deals"], runs[0]["trust"], runs[0].get("hero", HERO)
+        deals = max((x["play"]["deals"] for x in results if x["play"]), default=0)  # per table and round size
+        play_trust, HERO = runs[0]["trust"], runs[0].get("hero", HERO)
     else:
         results = []
         first, questions = args.first, args.questions
@@ -447,7 +468,7 @@ def main() -> None:
             for r in rounds:
                 started = time.perf_counter()
                 bid = bid_questions(opponents, r, 0 if args.no_bid else args.questions, trust, args.first)
-                play = None if args.no_play else play_questions(opponents, r, deals, play_trust)
+                play = None if args.no_play else play_questions(opponents, r, deals, play_trust, args.first_deal)
                 row = {"table": name, "opponents": opponents, "r": r, "bid": bid, "play": play,
                        "seconds": time.perf_counter() - started}
                 results.append(row)

@@ -89,3 +89,21 @@ def test_runs_that_disagree_are_not_merged(robustness):
     other["seed"] = 7
     with pytest.raises(SystemExit, match="differ in seed"):
         robustness.merge_runs([a, other])
+
+
+def test_play_deals_split_over_runs_merge_to_the_one_run(robustness):
+    """Play deals 0..3 played as 0..1 and 2..3 (``--first-deal``) merge to what one run of 0..3 gives."""
+    def play_run(first, n):
+        out = run(0, [])
+        out["results"][0]["play"] = robustness.play_questions(["random"] * 3, 2, n, {}, first)
+        return out
+
+    whole = play_run(0, 4)["results"][0]["play"]
+    (row,) = robustness.merge_runs([play_run(2, 2), play_run(0, 2)])
+    got = row["play"]
+    assert (got["deals"], got["first_deal"], got["refusals"]) == (4, 0, 0)
+    for key in ("values", "diffs", "said", "advice_calls"):
+        assert got[key] == whole[key], key
+    assert got["value"] == whole["value"]
+    with pytest.raises(SystemExit, match="the same play deals"):
+        robustness.merge_runs([play_run(1, 2), play_run(0, 2)])

@@ -1,10 +1,11 @@
 """``advise``: the bid advice for one question, exact in round 1 and by Monte Carlo otherwise.
 
 ``advise(hand, trump, seat, players=4, *, bids=None, hook=False, trump_card=None, samples=None,
-seed=None, policy=None, play=None, bid_trust=None, play_noise=None) -> Advice`` (CONTRACT.md). ``policy`` is the
-opponents' model (one name, or one per other seat; default ``DEFAULT_OPPONENTS``) and ``bid_trust``
-how far their heard bids are trusted and ``play_noise`` how often they play a random card in the
-simulations (``advisor.opponents``); the player's own cards are played to its
+seed=None, policy=None, method="auto", max_samples=None, play=None, bid_trust=None, play_noise=None, doubt=None,
+seat_doubt=None) -> Advice`` (CONTRACT.md). ``policy`` is the opponents' model (one name, or one per other
+seat; default ``DEFAULT_OPPONENTS``), ``bid_trust`` how far their heard bids are trusted, ``play_noise``
+how often they play a random card in the simulations, ``doubt`` the prior that the table is blind and
+``seat_doubt`` that one heard seat is (``advisor.opponents``); the player's own cards are played to its
 bid by ``play``'s bid-aware play (default ``PLAYER_POLICY``).
 """
 

@@ -1,28 +1,33 @@
 """Play advice: for every legal card now, the chance of making the bid and the expected round score.
 
 ``advise_play(hand, trump, seat, players=4, *, bids, played=(), hook=False, trump_card=None, samples=None,
-seed=None, policy=None, play=None) -> PlayAdvice`` (CONTRACT.md, "Play advice"). The question is checked
-and turned into the public state of the round by ``advisor.played``; ``policy`` is the opponents' policy
-and ``play`` the one playing the player's own later cards (both default ``heuristic``).
+seed=None, policy=None, play=None, method="auto", max_samples=None, bid_trust=None, play_trust=None,
+play_noise=None, doubt=None, seat_doubt=None) -> PlayAdvice`` (CONTRACT.md, "Play advice"). The question
+is checked and turned into the public state of the round by ``advisor.played``; ``policy`` is the
+opponents' model and ``play`` the policy playing the player's own later cards (both default
+``heuristic``); the trusts and doubts are ``advisor.opponents``'.
 
 A *world* is one deal of the unseen cards to the other seats (each gets as many as it still holds, none
 of a suit it showed it lacks) and, before the last round, the turned-up card when only its suit is
 known. Every legal card is played out on the same worlds (common random numbers), so the per-world
 differences between two cards measure their difference far more precisely than either card alone.
-The heard bids are evidence, as for bid advice: a world counts only when each opponent's policy, shown
-that opponent's whole hand (its cards in the world plus those it already played), bids what was heard.
+What the opponents did is evidence, weighed as for bid advice by the opponents' model
+(``policies.model``, through ``weigh_worlds``): each world weighs the likelihood of the heard bids, an
+opponent dealer's named suit and the cards each opponent chose, given that opponent's whole hand (its
+cards in the world plus those it already played), mixed over the table's type and each seat's
+(``doubt``, ``seat_doubt``). The worlds are played out on the model's table.
 
-- **exact** when every policy involved is deterministic (the heuristic is: its bids and plays depend
-  only on what it sees), no opponent dealer named the trump on a turned-up Wizard (the heuristic
-  breaks ties between suits at random there, so that evidence is not 0 or 1), and the deals
-  consistent with the counts and voids number at most ``EXACT_LIMIT`` (20,000): every such deal is
-  enumerated, weighted 0/1 by the bid evidence, and played out once per card. Typical: the last tricks, and any state where the other seats hold few
-  cards and the undealt pile is small (late in the last rounds of a game).
-- **monte-carlo** otherwise: worlds from the world sampler (``sim.worlds``), added in doubling batches
-  with the bid advisor's stopping rule (``advisor.sampling.separated``: the best card beats the
-  runner-up by a paired 95% interval, the error spread over the looks) or, with ``samples``, exactly
-  that many. One work budget covers the whole call: sampling (worlds drawn, accepted or not) and
-  play-outs (cards played) are counted in card plays against ``MAX_WORK``.
+- **exact** when every policy involved plays deterministically (the heuristic does: its plays depend
+  only on what it sees) and the deals consistent with the counts and voids number at most
+  ``EXACT_LIMIT`` (20,000): every such deal is enumerated, weighed by its likelihood (deals of weight 0
+  left out) and played out once per card. Typical: the last tricks, and any state where the other seats
+  hold few cards and the undealt pile is small (late in the last rounds of a game).
+- **monte-carlo** otherwise: worlds from the world sampler (``sim.worlds``), kept by rejection control
+  with weights as bid advice's (``sim.evidence``), added in doubling batches with the bid advisor's
+  stopping rule (``advisor.sampling.separated``: the best card beats the runner-up by a paired 95%
+  interval, the error spread over the looks) or, with ``samples``, exactly that many. One work budget
+  covers the whole call: sampling (worlds drawn, accepted or not) and play-outs (cards played) are
+  counted in card plays against ``MAX_WORK``.
 """
 
 from __future__ import annotations

@@ -91,10 +91,11 @@ DOUBT_POLICY = "random"
 # across 0; the heuristic table none).
 DEFAULT_PLAY_ADVICE_DOUBT = 0.2
 # Play advice weighs its worlds by the same per-seat mixture (every other seat is heard; a seat's chosen
-# cards count in its part) and plays them out on the model's table. Against 0, paired on the 64 deals a table
-# of benchmarks/results/robustness-play-16*.json: 0 to 7 of a table's 64 deals end differently, the first
-# card's P(make) as said moves by under 0.02, value -1.25 [-3.70, +1.20] at the heuristic table, +3.59
-# [-0.25, +7.43] at search:worlds=8, +1.72 at mixed; kept so that bid and play advice read one model.
+# cards count in its part) and plays them out on the model's table. Against 0, paired on the 256 deals a
+# table of benchmarks/results/robustness-play-64*.json: 2 to 21 of a table's 256 deals end differently, the
+# first card's P(make) as said moves by under 0.013, value -0.12 [-0.84, +0.61] at the heuristic table,
+# +0.16 [-1.92, +2.23] at search:worlds=8, -1.84 [-4.05, +0.38] at mixed (no interval excludes 0); kept so
+# that bid and play advice read one model.
 DEFAULT_PLAY_ADVICE_SEAT_DOUBT = 0.15
 
 

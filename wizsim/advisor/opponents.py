@@ -3,7 +3,8 @@
 ``opponent_names`` reads the ``policy`` argument (one name for every other seat, or one per other seat in
 seat order), and ``OpponentModel`` turns the names into what the kernels of ``policies.model`` read:
 per 0-based seat a model kind (blind for a policy whose bids ignore its hand, else the heuristic's
-decisions with that policy's parameters) and a parameter row, plus the two trusts. A search policy is
+decisions with that policy's parameters) and a parameter row, plus the two trusts, the play noise of its
+simulations and the two doubts (the table's type and each seat's, ``policies.model``). A search policy is
 modelled by the heuristic's decisions with its ``bid_shift``: asking the search itself for its bid
 thousands of times per answer would cost minutes.
 """

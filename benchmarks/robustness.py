@@ -18,8 +18,10 @@ Bid advice, per question (one deal of round index i, the true earlier bids as th
 them): the advised bid b and its predicted chance of being made; then the true deal is replayed with the
 hero bidding b (the others as before, the same cards and random streams: common random numbers) and
 compared with the hero's own heuristic bid on the same deal. Reported: refusals (an error for a legal
-question), observed minus predicted P(exact) at the bid made with its 95% interval, and the value of the
-advised bid over the heuristic's, per round, with its paired 95% interval.
+question), observed minus predicted P(exact) with its 95% interval twice, at the advised bid (made in the
+replay) and at the hero's own bid (made at the true table, the advice unheeded: a bid the advisor did not
+choose, so its prediction carries no selection), and the value of the advised bid over the heuristic's,
+per round, with its paired 95% interval.
 
 Play advice, per deal (bids as the real policies made them): the hero asks ``advise_play`` at every card
 it plays and plays the best card; the others play their policies. Reported: refusals, the value over the
@@ -105,7 +107,7 @@ def interval(x: np.ndarray) -> dict:
 
 
 def bid_questions(opponents: list[str], r: int, n: int, trust: dict, first: int = 0) -> dict:
-    refusals, diffs, values, seconds = 0, [], [], []
+    refusals, diffs, own_diffs, values, seconds = 0, [], [], [], []
     errors, asked = [], []
     for i in range(first, first + n):
         hero = i % PLAYERS
@@ -128,14 +130,18 @@ def bid_questions(opponents: list[str], r: int, n: int, trust: dict, first: int 
         fixed[hero] = b
         replay = simulate_rounds(PLAYERS, r, 1, names, seed=SEED, first_index=i, bid_mode=mode, fixed_bids=fixed)
         diffs.append(float(replay.tricks[0, hero] == b) - float(a.p_exact[b]))
+        own = int(truth.bids[0, hero])  # the bid the hero made at the true table, the advice unheeded
+        own_diffs.append(float(truth.tricks[0, hero] == own) - float(a.p_exact[own]))
         values.append(float(replay.scores[0, hero]) - float(truth.scores[0, hero]))
         asked.append({"index": i, "seat": hero + 1, "heard": [int(x) for x in truth.bids[0, :hero]],
                       "trump": int(truth.trump[0]), "advised": int(b), "predicted": float(a.p_exact[b]),
                       "made": bool(replay.tricks[0, hero] == b),
-                      "own_made": bool(truth.tricks[0, hero] == truth.bids[0, hero])})
+                      "own_made": bool(truth.tricks[0, hero] == truth.bids[0, hero]), "own": own,
+                      "own_predicted": float(a.p_exact[own])})
     return {"questions": n, "refusals": refusals, "errors": errors[:3], "calibration": interval(diffs),
-            "value": interval(values), "median_seconds": float(np.median(seconds)) if seconds else None,
-            "diffs": diffs, "values": values, "asked": asked}
+            "own_calibration": interval(own_diffs), "value": interval(values),
+            "median_seconds": float(np.median(seconds)) if seconds else None,
+            "diffs": diffs, "own_diffs": own_diffs, "values": values, "asked": asked}
 
 
 def same_questions(results: list[dict], control: str = "heuristic (control)") -> dict:
@@ -291,8 +297,8 @@ def fmt(iv: dict, digits: int = 2) -> str:
 
 
 def print_header() -> None:
-    print(f"{'table':<26} {'r':>2}  {'bid: refusals':>13}  {'obs - pred P(exact)':>24}  {'value of advised bid':>24}"
-          f"  {'play: refusals':>14}  {'value of play advice':>24}  {'obs - pred P(make)':>24}"
+    print(f"{'table':<26} {'r':>2}  {'bid: refusals':>13}  {'obs - pred P(exact)':>24}  {'at the own bid':>24}"
+          f"  {'value of advised bid':>24}  {'play: refusals':>14}  {'value of play advice':>24}  {'obs - pred P(make)':>24}"
           f"  {'as said':>24}")
 
 
@@ -300,8 +306,9 @@ def print_row(row: dict) -> None:
     bid = row["bid"]
     p = row["play"] or {"refusals": "-", "value": {"mean": None}, "calibration": {"mean": None},
                         "calibration_as_said": {"mean": None}}
+    own = bid.get("own_calibration") or {"mean": None}
     print(f"{row['table']:<26} {row['r']:>2}  {bid['refusals']:>13}  {fmt(bid['calibration'], 3):>24}  "
-          f"{fmt(bid['value']):>24}  {p['refusals']:>14}  {fmt(p['value']):>24}  "
+          f"{fmt(own, 3):>24}  {fmt(bid['value']):>24}  {p['refusals']:>14}  {fmt(p['value']):>24}  "
           f"{fmt(p['calibration'], 3):>24}  {fmt(p['calibration_as_said'], 3):>24}", flush=True)
 
 
@@ -309,7 +316,7 @@ def summarize(results: list[dict]) -> tuple[dict, dict]:
     """Print and return (each table pooled over r, ``same_questions``)."""
     pooled = {}
     print(f"\npooled over r: {'table':<26}  {'bid: refusals':>13}  {'obs - pred P(exact)':>24}  "
-          f"{'value of advised bid':>24}  {'play: refusals':>14}  {'value of play advice':>24}  "
+          f"{'at the own bid':>24}  {'value of advised bid':>24}  {'play: refusals':>14}  {'value of play advice':>24}  "
           f"{'obs - pred P(make)':>24}  {'as said':>24}")
     for name in dict.fromkeys(x["table"] for x in results):
         rows = [x for x in results if x["table"] == name]
@@ -317,6 +324,8 @@ def summarize(results: list[dict]) -> tuple[dict, dict]:
         p = pooled[name] = {
             "bid_refusals": sum(x["bid"]["refusals"] for x in rows),
             "bid_calibration": interval(np.concatenate([x["bid"]["diffs"] for x in rows])),
+            "bid_calibration_own": (interval(np.concatenate([x["bid"]["own_diffs"] for x in rows]))
+                                    if all("own_diffs" in x["bid"] for x in rows) else None),
             "bid_value": interval(np.concatenate([x["bid"]["values"] for x in rows])),
             "play_refusals": sum(x["refusals"] for x in plays),
             "play_calibration": interval(np.concatenate([x["diffs"] for x in plays])) if plays else None,
@@ -324,7 +333,7 @@ def summarize(results: list[dict]) -> tuple[dict, dict]:
             "play_value": interval(np.concatenate([x["values"] for x in plays])) if plays else None}
         none = {"mean": None}
         print(f"pooled over r: {name:<26}  {p['bid_refusals']:>13}  {fmt(p['bid_calibration'], 3):>24}  "
-              f"{fmt(p['bid_value']):>24}  {p['play_refusals'] if plays else '-':>14}  "
+              f"{fmt(p['bid_calibration_own'] or none, 3):>24}  {fmt(p['bid_value']):>24}  {p['play_refusals'] if plays else '-':>14}  "
               f"{fmt(p['play_value'] or none):>24}  {fmt(p['play_calibration'] or none, 3):>24}  "
               f"{fmt(p['play_calibration_as_said'] or none, 3):>24}", flush=True)
     same = same_questions(results)
@@ -372,6 +381,9 @@ def merge_runs(runs: list[dict]) -> list[dict]:
         bid = {"questions": len(qs) + row["refusals"], "refusals": row["refusals"], "errors": [],
                "calibration": interval(diffs), "value": interval(values), "median_seconds": None,
                "diffs": diffs, "values": values, "asked": [q for q, _, _ in qs]}
+        if qs and all("own_predicted" in q for q, _, _ in qs):  # runs made since the own bid's prediction was kept
+            bid["own_diffs"] = [float(q["own_made"]) - q["own_predicted"] for q, _, _ in qs]
+            bid["own_calibration"] = interval(bid["own_diffs"])
         play = merge_plays(row["plays"], f"{row['table']}, r={row['r']}")
         out.append({"table": row["table"], "opponents": row["opponents"], "r": row["r"], "bid": bid, "play": play,
                     "seconds": row["seconds"]})

@@ -107,3 +107,30 @@ def test_play_deals_split_over_runs_merge_to_the_one_run(robustness):
     assert got["value"] == whole["value"]
     with pytest.raises(SystemExit, match="the same play deals"):
         robustness.merge_runs([play_run(1, 2), play_run(0, 2)])
+
+
+def test_the_own_bid_column_reads_the_bid_made_at_the_true_table(robustness):
+    """Calibration at the hero's own bid: the heuristic's bid on the true deal (not the advised one, so no
+    selection), whether it was made there, and the advisor's P(exact) of it; a merge keeps it."""
+    from wizsim import advise
+    from wizsim.cards import format_cards, mask_to_cards
+    from wizsim.sim.driver import simulate_rounds
+
+    got = robustness.bid_questions(["random"] * 3, 2, 8, {})
+    for q, d in zip(got["asked"], got["own_diffs"], strict=True):
+        i, hero = q["index"], q["seat"] - 1
+        truth = simulate_rounds(4, 2, 1, robustness.seat_names(["random"] * 3, hero), seed=robustness.SEED, first_index=i)
+        assert q["own"] == int(truth.bids[0, hero])
+        assert q["own_made"] == bool(truth.tricks[0, hero] == truth.bids[0, hero])
+        assert d == pytest.approx(float(q["own_made"]) - q["own_predicted"])
+    assert any(q["own"] != q["advised"] for q in got["asked"])
+    q = next(q for q in got["asked"] if q["own"] != q["advised"])
+    truth = simulate_rounds(4, 2, 1, robustness.seat_names(["random"] * 3, q["seat"] - 1), seed=robustness.SEED,
+                            first_index=q["index"])
+    again = advise(format_cards(mask_to_cards(int(truth.hands[0, q["seat"] - 1]))), seat=q["seat"], players=4,
+                   bids=q["heard"], seed=q["index"], **robustness.trump_args(int(truth.turn_up[0]), int(truth.trump[0])))
+    assert q["own_predicted"] == pytest.approx(float(again.p_exact[q["own"]]))
+    whole = run(0, got["asked"])
+    (row,) = robustness.merge_runs([whole])
+    assert row["bid"]["own_diffs"] == pytest.approx(got["own_diffs"])
+    assert row["bid"]["own_calibration"]["mean"] == pytest.approx(got["own_calibration"]["mean"])

@@ -180,6 +180,29 @@ def same_questions(results: list[dict], control: str = "heuristic (control)") ->
     return out
 
 
+SIDES = (("below", -1), ("same", 0), ("above", 1))
+
+
+def advised_vs_own(results: list[dict]) -> dict:
+    """Per table, bid calibration split by where the advised bid lies against the hero's own bid (below,
+    the same, above): at the advised bid and at the own bid, over the questions of runs that kept the own
+    bid's prediction. Where the two bids are the same the two columns are the same questions' figures; a
+    miss that only the advised bid shows lies where the advice leaves the heuristic's bid."""
+    out = {}
+    for name in dict.fromkeys(x["table"] for x in results):
+        qs = [q for x in results if x["table"] == name and x["bid"] for q in x["bid"].get("asked", [])
+              if "own_predicted" in q]
+        if not qs:
+            continue
+        out[name] = {}
+        for side, sign in SIDES:
+            sel = [q for q in qs if np.sign(q["advised"] - q["own"]) == sign]
+            out[name][side] = {"questions": len(sel),
+                               "advised": interval([float(q["made"]) - q["predicted"] for q in sel]),
+                               "own": interval([float(q["own_made"]) - q["own_predicted"] for q in sel])}
+    return out
+
+
 class Table:
     """One round stepped card by card: the hero's cards from play advice, the others' from their policies
     through the round kernel's own decision (``dispatch.choose_card``) and trick bookkeeping."""
@@ -312,8 +335,8 @@ def print_row(row: dict) -> None:
           f"{fmt(p['calibration'], 3):>24}  {fmt(p['calibration_as_said'], 3):>24}", flush=True)
 
 
-def summarize(results: list[dict]) -> tuple[dict, dict]:
-    """Print and return (each table pooled over r, ``same_questions``)."""
+def summarize(results: list[dict]) -> tuple[dict, dict, dict]:
+    """Print and return (each table pooled over r, ``same_questions``, ``advised_vs_own``)."""
     pooled = {}
     print(f"\npooled over r: {'table':<26}  {'bid: refusals':>13}  {'obs - pred P(exact)':>24}  "
           f"{'at the own bid':>24}  {'value of advised bid':>24}  {'play: refusals':>14}  {'value of play advice':>24}  "
@@ -345,7 +368,16 @@ def summarize(results: list[dict]) -> tuple[dict, dict]:
             print(f"same questions: {name:<26}  "
                   f"{g['same']:>5} of {g['of']:<5} {fmt(g['control'], 3):>24}  {fmt(g['table'], 3):>24}  "
                   f"{fmt(g['gap'], 3):>24}  {fmt(g['own_bid_gap'], 3):>24}", flush=True)
-    return pooled, same
+    sides = advised_vs_own(results)
+    if sides:
+        print("\nobs - pred P(exact) by where the advised bid lies against the hero's own bid")
+        print(f"advised vs own: {'table':<26}  {'side':>5}  {'questions':>9}  {'at the advised bid':>24}  "
+              f"{'at the own bid':>24}")
+        for name, by in sides.items():
+            for side, g in by.items():
+                print(f"advised vs own: {name:<26}  {side:>5}  {g['questions']:>9}  {fmt(g['advised'], 3):>24}  "
+                      f"{fmt(g['own'], 3):>24}", flush=True)
+    return pooled, same, sides
 
 
 def merge_runs(runs: list[dict]) -> list[dict]:
@@ -485,11 +517,11 @@ def main() -> None:
                        "seconds": time.perf_counter() - started}
                 results.append(row)
                 print_row(row)
-    pooled, same = summarize(results)
+    pooled, same, sides = summarize(results)
     out = {"machine": {"cpu": platform.processor() or platform.machine(), "cores": os.cpu_count(),
                        "date": time.strftime("%Y-%m-%d"), "loadavg": os.getloadavg()},
            "seed": SEED, "hero": HERO, "first": first, "questions": questions, "deals": deals, "trust": play_trust,
-           "results": results, "pooled": pooled, "same_questions": same}
+           "results": results, "pooled": pooled, "same_questions": same, "advised_vs_own": sides}
     path = Path(args.out) if args.out else Path(__file__).parent / "results" / (
         "robustness-quick.json" if args.quick else "robustness.json")
     path.write_text(json.dumps(out, separators=(",", ":")))  # per question: one line, not megabytes of indent

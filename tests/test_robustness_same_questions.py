@@ -134,3 +134,20 @@ def test_the_own_bid_column_reads_the_bid_made_at_the_true_table(robustness):
     (row,) = robustness.merge_runs([whole])
     assert row["bid"]["own_diffs"] == pytest.approx(got["own_diffs"])
     assert row["bid"]["own_calibration"]["mean"] == pytest.approx(got["own_calibration"]["mean"])
+
+
+def test_calibration_is_split_by_where_the_advised_bid_lies_against_the_own_bid(robustness):
+    def q(index, advised, own, predicted, made, own_predicted, own_made):
+        return {**asked(index, [], 1, advised, predicted, made, own_made), "own": own, "own_predicted": own_predicted}
+
+    rows = [row("search:worlds=8", 3, [q(0, 1, 2, 0.5, False, 0.4, True),  # below: advised -0.5, own +0.6
+                                       q(1, 1, 1, 0.75, True, 0.75, True),  # same
+                                       q(2, 2, 1, 0.25, True, 0.5, False)]),  # above
+            row("random", 3, [asked(0, [], 1, 1, 0.5, True)])]  # a run from before the own bid was kept: skipped
+    out = robustness.advised_vs_own(rows)
+    assert list(out) == ["search:worlds=8"]
+    by = out["search:worlds=8"]
+    assert [by[s]["questions"] for s in ("below", "same", "above")] == [1, 1, 1]
+    assert by["below"]["advised"]["mean"] == pytest.approx(-0.5) and by["below"]["own"]["mean"] == pytest.approx(0.6)
+    assert by["same"]["advised"]["mean"] == by["same"]["own"]["mean"] == pytest.approx(0.25)
+    assert by["above"]["advised"]["mean"] == pytest.approx(0.75) and by["above"]["own"]["mean"] == pytest.approx(-0.5)

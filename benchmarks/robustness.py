@@ -52,6 +52,7 @@ from pathlib import Path
 import numpy as np
 
 from wizsim import advise, advise_play
+from wizsim.advisor.table_fit import TablePlay
 from wizsim.bits import bit, lowest_bit, popcount
 from wizsim.cards import FIRST_JESTER, FIRST_WIZARD, format_card, format_cards, mask_to_cards
 from wizsim.deal.kernels import PLAY_STREAM, stream_key
@@ -66,6 +67,7 @@ from wizsim.stats import Z95
 
 PLAYERS = 4
 HERO = "heuristic"
+LEARN = False  # --learn: the advisor learns the table's play from the rounds before the question's
 TABLES = {
     "heuristic (control)": ["heuristic"] * 3,
     "random": ["random"] * 3,
@@ -106,6 +108,19 @@ def interval(x: np.ndarray) -> dict:
     return {"mean": float(x.mean()), "low": float(x.mean() - half), "high": float(x.mean() + half), "n": int(len(x))}
 
 
+def learned_table(names: list[str], r: int, i: int, hero: int) -> tuple[dict, list[float]]:
+    """``--learn``: the table's play as the advisor learns it from the game so far, rounds 1 .. r - 1 played
+    by the same seats (their own deals: seed ``SEED + 1``, index i), and the opponents' model that gives
+    (``advise(policy=...)``; nothing where every seat keeps the default, so the answer is the untold one)."""
+    table = TablePlay(PLAYERS)
+    for k in range(1, r):
+        h = simulate_rounds(PLAYERS, k, 1, names, seed=SEED + 1, first_index=i, trick_log=True)
+        table.add_round(range(PLAYERS), k, h.hands[0], int(h.turn_up[0]), int(h.trump[0]), h.bids[0], h.log_cards[0])
+    names = table.policies(range(PLAYERS), hero)
+    noise = [table.player(s).noise for s in range(PLAYERS)]
+    return ({} if all(n == "heuristic" for n in names) else {"policy": names}), noise
+
+
 def bid_questions(opponents: list[str], r: int, n: int, trust: dict, first: int = 0) -> dict:
     refusals, diffs, own_diffs, values, seconds = 0, [], [], [], []
     errors, asked = [], []
@@ -114,10 +129,11 @@ def bid_questions(opponents: list[str], r: int, n: int, trust: dict, first: int 
         names = seat_names(opponents, hero)
         truth = simulate_rounds(PLAYERS, r, 1, names, seed=SEED, first_index=i)
         hand = format_cards(mask_to_cards(int(truth.hands[0, hero])))
+        learned, noise = learned_table(names, r, i, hero) if LEARN else ({}, None)
         started = time.perf_counter()
         try:
             a = advise(hand, seat=hero + 1, players=PLAYERS, bids=[int(b) for b in truth.bids[0, :hero]], seed=i,
-                       **trump_args(int(truth.turn_up[0]), int(truth.trump[0])), **own_play(), **trust)
+                       **trump_args(int(truth.turn_up[0]), int(truth.trump[0])), **own_play(), **trust, **learned)
         except ValueError as err:
             refusals += 1
             errors.append(str(err)[:200])
@@ -137,7 +153,7 @@ def bid_questions(opponents: list[str], r: int, n: int, trust: dict, first: int 
                       "trump": int(truth.trump[0]), "advised": int(b), "predicted": float(a.p_exact[b]),
                       "made": bool(replay.tricks[0, hero] == b),
                       "own_made": bool(truth.tricks[0, hero] == truth.bids[0, hero]), "own": own,
-                      "own_predicted": float(a.p_exact[own])})
+                      "own_predicted": float(a.p_exact[own]), **({"noise": noise} if noise else {})})
     return {"questions": n, "refusals": refusals, "errors": errors[:3], "calibration": interval(diffs),
             "own_calibration": interval(own_diffs), "value": interval(values),
             "median_seconds": float(np.median(seconds)) if seconds else None,
@@ -380,12 +396,50 @@ def summarize(results: list[dict]) -> tuple[dict, dict, dict]:
     return pooled, same, sides
 
 
+def against(results: list[dict], base: dict) -> dict:
+    """``--against BASE.json``: each table's bid advice against another run's on the questions both asked
+    (the same deal, seat and heard bids: question i is deal i of the seed in both), paired: the change in
+    observed - predicted P(exact) at the advised bid and in the advised bid's value, pooled over r and at
+    each r, with 95% intervals."""
+    by = {(x["table"], x["r"]): {q["index"]: (q, d, v) for q, d, v in zip(x["bid"]["asked"], x["bid"]["diffs"],
+                                                                            x["bid"]["values"], strict=True)}
+          for x in base["results"] if x["bid"] and "asked" in x["bid"]}
+    out = {}
+    print("\nagainst the base run, paired on the questions both asked: the change (this run - base)")
+    print(f"against: {'table':<26}  {'r':>6}  {'questions':>9}  {'obs - pred P(exact)':>24}  {'value of advised bid':>24}"
+          f"  {'questions answered otherwise':>28}")
+    for name in dict.fromkeys(x["table"] for x in results):
+        pooled_d, pooled_v, pooled_n = [], [], 0
+        for x in [x for x in results if x["table"] == name and x["bid"]]:
+            old = by.get((name, x["r"]), {})
+            d, v, changed = [], [], 0
+            for q, dq, vq in zip(x["bid"]["asked"], x["bid"]["diffs"], x["bid"]["values"], strict=True):
+                if q["index"] in old:
+                    q0, d0, v0 = old[q["index"]]
+                    d.append(dq - d0)
+                    v.append(vq - v0)
+                    changed += (q["advised"], q["predicted"]) != (q0["advised"], q0["predicted"])
+            if d:
+                out[f"{name} r={x['r']}"] = {"calibration": interval(d), "value": interval(v), "changed": changed}
+                print(f"against: {name:<26}  {x['r']:>6}  {len(d):>9}  {fmt(interval(d), 3):>24}  "
+                      f"{fmt(interval(v)):>24}  {changed:>28}")
+                pooled_d += d
+                pooled_v += v
+                pooled_n += changed
+        if pooled_d:
+            out[name] = {"calibration": interval(pooled_d), "value": interval(pooled_v), "changed": pooled_n}
+            print(f"against: {name:<26}  {'pooled':>6}  {len(pooled_d):>9}  {fmt(interval(pooled_d), 3):>24}  "
+                  f"{fmt(interval(pooled_v)):>24}  {pooled_n:>28}", flush=True)
+    return out
+
+
 def merge_runs(runs: list[dict]) -> list[dict]:
     """One run's rows from several (``--merge``): a table and round size's bid questions from every run
     (each question once, in index order), its play deals from the runs that played them. The runs must
     share the seed, the hero and the advisor's settings; a question asked twice must have been answered
     alike."""
-    keys = [(x["seed"], x.get("hero", "heuristic"), json.dumps(x["trust"], sort_keys=True)) for x in runs]
+    keys = [(x["seed"], x.get("hero", "heuristic"), json.dumps(x["trust"], sort_keys=True), x.get("learn", False))
+            for x in runs]
     if len(set(keys)) > 1:
         raise SystemExit(f"robustness.py: the runs differ in seed, hero or settings: {sorted(set(keys))}")
     if any("asked" not in x["bid"] for run in runs for x in run["results"] if x["bid"]):
@@ -443,7 +497,7 @@ def merge_plays(plays: list[dict], where: str) -> dict | None:
 
 
 def main() -> None:
-    global HERO
+    global HERO, LEARN
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--questions", type=int, default=100, help="bid questions per table and round size")
     ap.add_argument("--deals", type=int, default=None, help="play-advice deals per table and round size "
@@ -469,16 +523,23 @@ def main() -> None:
                     "blind on its own in the worlds' weights (default: the advisor's)")
     ap.add_argument("--hero", default=HERO, help="the hero's own policy (bid advice is told it as its play; "
                     "default: the heuristic)")
+    ap.add_argument("--learn", action="store_true", help="bid advice: the advisor learns each seat's play noise "
+                    "from rounds 1 .. r - 1 played by the same table (the game so far)")
     ap.add_argument("--no-play", action="store_true", help="bid advice only")
     ap.add_argument("--no-bid", action="store_true", help="play advice only")
     ap.add_argument("--quick", action="store_true", help="r = 6 and 10 only")
     ap.add_argument("--merge", nargs="+", default=None, metavar="RUN.json", help="print and save these runs' "
                     "results as one (runs that extend each other with --first), instead of running")
+    ap.add_argument("--against", default=None, metavar="BASE.json", help="also print each table's bid advice "
+                    "against this run's on the questions both asked, paired (e.g. --learn against the untold)")
     ap.add_argument("--out", default=None)
     args = ap.parse_args()
     if args.hero != HERO and not args.no_play:
         ap.error("--hero needs --no-play: play advice is not told the hero's own play")
     HERO = args.hero
+    if args.learn and not args.merge and (args.policy or not args.no_play):
+        ap.error("--learn needs --no-play and no --policy: it is the bid advisor's own model of the table")
+    LEARN = args.learn
     rounds = (6, 10) if args.quick else tuple(int(x) for x in args.rounds.split(","))
     tables = TABLES if args.tables is None else {k: TABLES[k] for k in args.tables.split(",")}
     deals = args.deals if args.deals is not None else max(4, args.questions // 4)
@@ -503,7 +564,7 @@ def main() -> None:
         first = min(x.get("first", 0) for x in runs)
         questions = max((x["bid"]["questions"] for x in results), default=0)  # per table and round size
         deals = max((x["play"]["deals"] for x in results if x["play"]), default=0)  # per table and round size
-        play_trust, HERO = runs[0]["trust"], runs[0].get("hero", HERO)
+        play_trust, HERO, LEARN = runs[0]["trust"], runs[0].get("hero", HERO), runs[0].get("learn", False)
     else:
         results = []
         first, questions = args.first, args.questions
@@ -518,10 +579,12 @@ def main() -> None:
                 results.append(row)
                 print_row(row)
     pooled, same, sides = summarize(results)
+    paired = against(results, json.loads(Path(args.against).read_text())) if args.against else None
     out = {"machine": {"cpu": platform.processor() or platform.machine(), "cores": os.cpu_count(),
                        "date": time.strftime("%Y-%m-%d"), "loadavg": os.getloadavg()},
            "seed": SEED, "hero": HERO, "first": first, "questions": questions, "deals": deals, "trust": play_trust,
-           "results": results, "pooled": pooled, "same_questions": same, "advised_vs_own": sides}
+           **({"learn": True} if LEARN else {}),
+           **({"against": {"run": Path(args.against).name, "change": paired}} if paired else {}), "results": results, "pooled": pooled, "same_questions": same, "advised_vs_own": sides}
     path = Path(args.out) if args.out else Path(__file__).parent / "results" / (
         "robustness-quick.json" if args.quick else "robustness.json")
     path.write_text(json.dumps(out, separators=(",", ":")))  # per question: one line, not megabytes of indent

@@ -149,6 +149,41 @@ def test_play_likelihood_is_the_twin(seed, players, trust, blind, me):
         assert got == got_blind == 1.0
 
 
+@settings(deadline=None, max_examples=120)
+@given(seed=st.integers(0, 2**32), players=st.integers(3, 6))
+def test_play_choices_is_the_twin(seed, players):
+    rnd = random.Random(seed)
+    r = rnd.randint(1, N_CARDS // players)
+    hands, turn_up, trump, order = _random_round(rnd, players, r)
+    bids = [rnd.randint(0, r) for _ in range(players)]
+    out = np.zeros((max(len(order), 1), 3), np.int64)
+    k.play_choices(players, r, _masks(hands), turn_up, trump, np.array(bids, np.int8), np.array(order or [0], np.int8),
+                   len(order), out)
+    want = ref.play_choices(players, r, _masks(hands), turn_up, trump, bids, order, len(order))
+    assert [tuple(row) for row in out[:len(order)].tolist()] == want
+
+
+@pytest.mark.parametrize("players", [3, 4, 6])
+def test_play_choices_of_the_heuristic_are_all_its_own_and_of_random_play_not(players):
+    from wizsim.sim.driver import simulate_rounds
+
+    r = 5
+    for policy, share in (("heuristic", 1.0), ("random", None)):
+        b = simulate_rounds(players, r, 20, policy, seed=3, trick_log=True)
+        chose, choices = 0, 0
+        for i in range(20):
+            out = np.zeros((players * r, 3), np.int64)
+            k.play_choices(players, r, b.hands[i].copy(), int(b.turn_up[i]), int(b.trump[i]), b.bids[i], b.log_cards[i],
+                           players * r, out)
+            real = out[:, 2] > 1
+            chose += int(out[real, 1].sum())
+            choices += int(real.sum())
+        if share is not None:
+            assert chose == choices
+        else:
+            assert 0.2 < chose / choices < 0.8  # random cards are the heuristic's only by chance
+
+
 def test_play_likelihood_weighs_only_real_choices():
     """Following a led ace of spades with a single spade is forced: no evidence. With two spades the
     seat chose, and the world in which the heuristic would have chosen that card is the likelier one."""

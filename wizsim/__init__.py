@@ -26,6 +26,8 @@ __all__ = [
     "advise_trump",
     "format_cards",
     "jit_player",
+    "learn_table",
+    "learned_policy",
     "legal_plays",
     "parse_cards",
     "player",
@@ -52,6 +54,7 @@ _HOMES = {
     "wizsim.jit": ("jit_player",),  # a user's jitted player
     "wizsim.table": ("Round", "Game", "Observation", "Player", "player"),  # the open table
     "wizsim.record": ("GameRecord", "review"),  # game records and their review
+    "wizsim.advisor.table_fit": ("learn_table", "learned_policy"),  # the table's play, learned from the game
 }
 _HOME = {name: module for module, names in _HOMES.items() for name in names}
 

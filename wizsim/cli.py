@@ -436,10 +436,14 @@ def simulate(players, round_size, rounds, games, policy, policies, hook, seed, t
               help="The prior chance, 0..1, that one seat whose bid you heard plays blind on its own (random "
                    "bids and cards) while the others are as modelled; what it did updates it deal by deal. Play "
                    "advice weighs its deals by it.")
+@click.option("--game", type=click.Path(dir_okay=False), default=None,
+              help="Bid and trump advice: a game record (docs/game-record.md) of the game so far; the opponents' "
+                   "model learns each player's play from its finished rounds (those with every card played), "
+                   "seated as in the round in progress.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the table.")
 @bad_input_is_usage_error
 def advise(hand, trump, seat, players, bids, played, hook, trump_card, samples, seed, policy, play, bid_trust,
-           play_trust, play_noise, doubt, seat_doubt, as_json):
+           play_trust, play_noise, doubt, seat_doubt, game, as_json):
     """Advise a bid or, once every player has bid, the card to play now.
 
     With --bids holding the bids of the seats before yours (or none): for every bid, the chance of
@@ -453,6 +457,8 @@ def advise(hand, trump, seat, players, bids, played, hook, trump_card, samples, 
     skip_blas_probe()
     from wizsim.advisor.trump import is_trump_question
 
+    if game is not None:
+        policy = game_policy(game, policy, play_noise, hand, seat, players, bids)
     advice_ext = kernels_ext(f"{policy or DEFAULT_OPPONENTS},{play or PLAYER_POLICY}")
 
     if is_trump_question(trump, trump_card, seat, players, bids):
@@ -540,6 +546,20 @@ def tournament(players, policies, games, seed, hook, threads, engine, scheduler,
                                                           threads=threads, progress=bar.update, engine=engine,
                                                           scheduler=scheduler, workers=workers))
     echo(result, as_json)
+
+
+def game_policy(path, policy, play_noise, hand, seat, players, bids) -> str | None:
+    """``advise --game``: the opponents' model learned from the record's finished rounds, as a --policy."""
+    from wizsim.advisor.played import advice_phase
+    from wizsim.advisor.table_fit import learned_policy
+    from wizsim.record import GameRecord
+
+    if policy is not None or play_noise is not None:
+        raise click.UsageError("--game learns the opponents' model from the game: leave out --policy and --play-noise")
+    if advice_phase(bids, seat, players) == "play":
+        raise click.UsageError("--game is for bid and trump advice (play advice keeps its own model of the play)")
+    names = learned_policy(GameRecord.load(path), seat, players, r=len(hand))
+    return None if names is None else ",".join(names)
 
 
 @main.command(epilog=epilog("wizsim review game.json --json"))

@@ -223,6 +223,33 @@ def _replayed_card(ctx, seat, players, hand, legal, turn_up, trump, bids, tricks
 
 
 @kernel
+def play_choices(players, r, hands, turn_up, trump, bids, order, n_played, out):
+    """What a finished (or begun) round shows of each seat's play against the model: ``out`` (n_played, 3)
+    gets, card by card in order of play, the seat that played it, 1 if it was the heuristic's card in that
+    seat's place (as ``play_likelihood`` compares it) else 0, and the seat's legal cards then. The
+    table's play learned from earlier rounds (``advisor.table_fit``) reads it."""
+    trick_cards = np.full(players, -1, np.int8)
+    play_tricks(_chosen_card, (order, out), players, turn_up, trump, hands.copy(), bids, np.zeros(players, np.int8),
+                np.zeros(players, np.uint64), np.zeros(players, np.int8), trick_cards, 0, 0, ZERO, n_played, False,
+                trick_cards, trick_cards, trick_cards)
+
+
+@inline_kernel
+def _chosen_card(ctx, seat, players, hand, legal, turn_up, trump, bids, tricks, seat_played, played, trick_cards,
+                 n_in_trick, led, win_pos, voids):
+    """``play_choices``'s chooser: the card ``order`` says, compared with the heuristic's; ``ctx`` = (order, out)."""
+    order, out = ctx
+    j = popcount(played)
+    card = order[j]
+    choice = heuristic_card(seat, players, hand, legal, turn_up, trump, bids[seat] - tricks[seat], played,
+                            trick_cards[max(win_pos, 0)], n_in_trick, led, voids)
+    out[j, 0] = seat
+    out[j, 1] = 1 if choice == card else 0
+    out[j, 2] = popcount(legal)
+    return card
+
+
+@kernel
 def trick_likelihood(kinds, trust, players, me, hands, turn_up, trump, bids, tricks, played, voids, trick_cards,
                      n_in_trick, leader):
     """The likelihood of the current trick's cards so far (``trick_cards[:n_in_trick]``, led by ``leader``)

@@ -766,3 +766,32 @@ def seat_mixture(model_f, blind_f, doubt: float, seat_doubt, me: int):
         if seats > 0:
             post[s] = sum(p for t, p in parts.items() if t[j]) / seats
     return (weight, whole / weight, post) if weight > 0 else (0.0, 0.0, post)
+
+
+def play_choices(players, r, hands, turn_up, trump, bids, order, n_played):
+    """``model.play_choices``'s twin: per card in order of play, (seat, 1 if it was the heuristic twin's
+    card in that seat's place else 0, the seat's legal cards then)."""
+    held = [set(_mask_cards(int(h))) for h in hands]
+    voids: list[set[int]] = [set() for _ in range(players)]
+    tricks = [0] * players
+    played: list[int] = []
+    trick = Trick(trump=trump)
+    leader = 0
+    out = []
+    for card in [int(c) for c in order[:n_played]]:
+        if len(trick.cards) == players:
+            leader = (leader + trick.winner()) % players
+            tricks[leader] += 1
+            trick = Trick(trump=trump)
+        s = (leader + len(trick.cards)) % players
+        legal = [c for c in sorted(held[s]) if trick.may_play(held[s], c)]
+        choice = heuristic_card(s, players, sorted(held[s]), legal, turn_up, trump, bids[s] - tricks[s], played,
+                                list(trick.cards), voids)
+        out.append((s, int(choice == card), len(legal)))
+        led = trick.led
+        if led >= 0 and card_suit(card) >= 0 and card_suit(card) != led:
+            voids[s].add(led)
+        held[s].discard(card)
+        trick.cards.append(card)
+        played.append(card)
+    return out

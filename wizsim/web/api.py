@@ -87,6 +87,9 @@ class AdviseRequest(BaseModel):
                                      "on its own, 0..1 (default: the CLI's).")
     doubt: float | None = Field(None, description="The prior chance that the table plays blind (random bids and "
                                 "cards) rather than as modelled, 0..1 (default: the CLI's).")
+    game: dict | None = Field(None, description="Bid and trump advice: the game so far as a game record "
+                              "(docs/game-record.md); the opponents' model learns each player's play from its "
+                              "finished rounds (``wizsim advise --game``).")
 
 
 def validation_message(errors: list[dict], body: Any = None) -> tuple[int, str]:
@@ -187,6 +190,31 @@ def is_play_question(fields: dict) -> bool:
     return bids is not None and len(bids) == players
 
 
+def learned_from_game(kwargs: dict, play: bool) -> dict:
+    """``game``: the opponents' model learned from the record's finished rounds (``advise --game``), as the
+    request's ``policy``."""
+    from wizsim.advisor.table_fit import learned_policy
+    from wizsim.cards import parse_cards
+    from wizsim.record import GameRecord, RecordError
+
+    kwargs = dict(kwargs)
+    record = kwargs.pop("game")
+    if play:
+        raise RequestError("game: it is for bid and trump advice (play advice keeps its own model of the play)")
+    for name in ("policy", "play_noise"):
+        if name in kwargs:
+            raise RequestError(f"{name}: the game gives the opponents' model; leave out {name}")
+    try:
+        record = GameRecord.from_dict(record)
+    except RecordError as err:
+        raise RequestError(f"game.{err}") from None
+    names = learned_policy(record, kwargs["seat"], kwargs.get("players") or DEFAULT_PLAYERS,
+                           r=len(parse_cards(kwargs["hand"])))
+    if names is not None:
+        kwargs["policy"] = ",".join(names)
+    return kwargs
+
+
 def answer(fields: dict) -> dict:
     """The answer to one request (``fields``: the request's fields that were given). Raises
     ``RequestError`` for the server's bounds and ``ValueError`` (the library's) for a bad question."""
@@ -196,6 +224,8 @@ def answer(fields: dict) -> dict:
 
     check_bounds(fields)
     kwargs = {k: v for k, v in fields.items() if v is not None}
+    if "game" in kwargs:
+        kwargs = learned_from_game(kwargs, is_play_question(fields))
     hand, trump, seat = kwargs.pop("hand"), kwargs.pop("trump", None), kwargs.pop("seat")
     from wizsim.advisor.trump import is_trump_question
 

@@ -19,6 +19,7 @@ const state = {
   fromHand: [],  // per entry of played: whether the card left the hand (undo puts it back)
   bids: ["", "", "", ""],
   bidShown: null,
+  game: null,  // from the score sheet: the game's finished rounds (a game record) and the question they fit
 };
 
 const $ = (id) => document.getElementById(id);
@@ -326,6 +327,11 @@ function request() {
   }
   for (const key of ["samples", "seed"]) { if ($(key).value.trim()) req[key] = numberOrText($(key).value); }
   for (const key of ["policy", "play"]) { if ($(key).value.trim()) req[key] = $(key).value.trim(); }
+  // the game so far, so the opponents' model learns how each player has played: bid and trump advice, the
+  // question still the sheet's (same seat, players and round size), no opponents' model named
+  const g = state.game;
+  if (g && !playPhase() && !req.policy && g.seat === state.seat && g.players === state.players
+      && g.r === state.hand.length) req.game = g.record;
   return req;
 }
 

@@ -709,6 +709,16 @@ function adviseFromSheet() {
     state.hand = hand;
   }
   state.bidShown = null;
+  state.game = null;
+  if (kind !== "card") {
+    // the finished rounds before this one, when every one of them is closed and some show the cards played:
+    // the advisor learns from them how each player plays
+    const rec = toRecord(g);
+    rec.rounds = rec.rounds.filter((x) => x.r < rd.r);
+    if (rec.rounds.length === k && rec.rounds.every((x) => x.tricks) && rec.rounds.some((x) => x.played)) {
+      state.game = { record: rec, seat, players: n, r: rd.r };
+    }
+  }
   $("from-sheet").hidden = false;
   $("from-sheet-text").textContent = `From the score sheet: round ${rd.r}, ${g.players[g.me]} in seat ${seat} of ${n}. `;
   showView("advice");

@@ -1,0 +1,165 @@
+"""The table's play learned from a game's finished rounds (``advisor.table_fit``, ``advise --game``)."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+import wizsim
+from wizsim.advisor.opponents import DEFAULT_PLAY_NOISE
+from wizsim.advisor.question import AdviceError
+from wizsim.advisor.table_fit import (
+    distinct_ids,
+    learn_table,
+    learned_policy,
+    noise_posterior_mean,
+    question_round,
+)
+from wizsim.cards import FIRST_JESTER, FIRST_WIZARD
+from wizsim.cli import main
+from wizsim.record import from_games
+
+SEATS = ["heuristic", "random", "heuristic", "heuristic:bid_shift=0.5"]
+
+
+@pytest.fixture(scope="module")
+def game():
+    """A whole 4-player game with every card played: three heuristic players (one bidding high) and one random."""
+    batch = wizsim.simulate_games(4, 1, SEATS, seed=7, trick_log=True)
+    return from_games(batch, game=0, me=0)
+
+
+def test_noise_posterior_is_the_exact_beta_posterior_on_one_card():
+    # prior Beta(1, 9), one choice between 2 cards: not the model's card -> likelihood e / 2 -> Beta(2, 9)
+    assert noise_posterior_mean(np.array([0]), np.array([2])) == pytest.approx(2 / 11, abs=1e-4)
+    # the model's card -> likelihood 1 - e / 2: mean (B(2,9) - B(3,9) / 2) / (B(1,9) - B(2,9) / 2) = 180 / 1881
+    assert noise_posterior_mean(np.array([1]), np.array([2])) == pytest.approx(180 / 1881, abs=1e-4)
+
+
+def test_noise_posterior_without_choices_is_the_prior_and_forced_cards_tell_nothing():
+    assert noise_posterior_mean(np.array([], int), np.array([], int)) == pytest.approx(0.1, abs=1e-4)
+    assert noise_posterior_mean(np.array([0, 0, 0]), np.array([1, 1, 1])) == pytest.approx(0.1, abs=1e-4)
+
+
+def test_noise_posterior_moves_with_the_evidence():
+    n = np.full(60, 3)
+    model_like = noise_posterior_mean(np.ones(60), n)
+    half = noise_posterior_mean(np.arange(60) % 2, n)
+    random_like = noise_posterior_mean((np.arange(60) % 3 == 0).astype(int), n)
+    assert model_like < 0.03 < half < random_like
+    assert random_like > 0.7
+
+
+def test_distinct_ids_numbers_wizards_and_jesters_in_order_of_play():
+    w, j = FIRST_WIZARD, FIRST_JESTER
+    assert distinct_ids([w, 3, j, w, j, w]) == [w, 3, j, w + 1, j + 1, w + 2]
+
+
+def test_a_whole_game_shows_the_heuristic_players_as_the_model_and_the_random_one_not(game):
+    table = learn_table(game)
+    for p, name in enumerate(SEATS):
+        seen = table.player(p)
+        assert seen.choices > 60
+        if name.startswith("heuristic"):
+            # every card the heuristic chose is the model's own (Wizards and Jesters renumbered, every
+            # trick's leader and the voids followed): the replay is the round kernel's
+            assert seen.model_cards == seen.choices
+            assert seen.noise == DEFAULT_PLAY_NOISE
+        else:
+            assert seen.model_cards < 0.5 * seen.choices
+            assert seen.noise > 0.6
+
+
+def test_rounds_before_a_round_only_and_unfinished_rounds_are_skipped(game):
+    assert learn_table(game, 0).player(1).choices == 0
+    early, late = learn_table(game, 4).player(1), learn_table(game, 12).player(1)
+    assert 0 < early.choices < late.choices
+    d = game.to_dict()
+    del d["rounds"][5]["played"]
+    assert learn_table(wizsim.GameRecord.from_dict(d), 12).player(1).choices < late.choices
+
+
+def _cut(game, rounds: int, drop_tricks: bool = False):
+    d = game.to_dict()
+    d["rounds"] = d["rounds"][:rounds]
+    if drop_tricks:
+        d["rounds"][-1]["tricks"] = None
+        d["rounds"][-1].pop("played", None)
+    return wizsim.GameRecord.from_dict(d)
+
+
+def test_learned_policy_seats_each_player_as_in_the_round_in_progress(game):
+    rec = _cut(game, 9)
+    k = question_round(rec)
+    assert k == 9 and question_round(_cut(game, 9, drop_tricks=True)) == 8
+    seats = rec.seat_players(k)
+    me_seat = seats.index(0) + 1
+    names = learned_policy(rec, me_seat, 4, r=k + 1)
+    others = [p for p in seats if p != 0]
+    want = ["heuristic" if p != 1 else f"heuristic:play_noise={learn_table(rec).player(1).noise!r}" for p in others]
+    assert names == want
+
+
+def test_learned_policy_is_none_at_a_table_of_the_model():
+    batch = wizsim.simulate_games(4, 1, "heuristic", seed=3, trick_log=True)
+    rec = _cut(from_games(batch, game=0, me=2), 6)
+    seat = rec.seat_players(6).index(2) + 1
+    assert learned_policy(rec, seat, 4, r=7) is None
+
+
+def test_learned_policy_refuses_a_question_that_does_not_fit_the_record(game):
+    rec = _cut(game, 9)
+    seat = rec.seat_players(9).index(0) + 1
+    with pytest.raises(AdviceError, match="the question has 3"):
+        learned_policy(rec, seat, 4, r=3)
+    with pytest.raises(AdviceError, match="players"):
+        learned_policy(rec, seat, 5, r=10)
+    with pytest.raises(AdviceError, match="sits in seat"):
+        learned_policy(rec, seat % 4 + 1, 4, r=10)
+    with pytest.raises(AdviceError, match="all played"):
+        learned_policy(game, seat, 4)
+
+
+def test_cli_advise_game_uses_the_learned_model_and_refuses_a_second_one(game, tmp_path):
+    rec = _cut(game, 9)
+    path = tmp_path / "game.json"
+    rec.save(path)
+    seat = rec.seat_players(9).index(0) + 1
+    hand = "W,AS,3H,4H,5C,6C,7D,8D,9S,TS"
+    bids = [] if seat == 1 else ["--bids", ",".join(["1"] * (seat - 1))]
+    args = ["advise", "--hand", hand, "--trump", "S", "--seat", str(seat), "--seed", "1", "--samples", "200",
+            "--game", str(path), *bids, "--json"]
+    out = CliRunner().invoke(main, args)
+    assert out.exit_code == 0, out.output
+    assert "heuristic:play_noise=0." in json.loads(out.output)["policy"]
+    again = CliRunner().invoke(main, [*args, "--policy", "random"])
+    assert again.exit_code == 2 and "leave out --policy" in again.output
+    wrong = CliRunner().invoke(main, [*args[:-1], "--hand", "W,AS,3H"])
+    assert wrong.exit_code == 2 and "Traceback" not in wrong.output
+
+
+def test_api_advise_with_the_game_is_the_cli_answer_and_refuses_a_second_model(game):
+    from fastapi.testclient import TestClient
+
+    from wizsim.web.app import create_app
+
+    rec = _cut(game, 9)
+    seat = rec.seat_players(9).index(0) + 1
+    hand = "W,AS,3H,4H,5C,6C,7D,8D,9S,TS"
+    body = {"hand": hand, "trump": "S", "seat": seat, "bids": [1] * (seat - 1), "samples": 200, "seed": 1,
+            "game": rec.to_dict()}
+    with TestClient(create_app(workers=1), base_url="http://127.0.0.1", raise_server_exceptions=False) as client:
+        res = client.post("/api/advise", json=body)
+        assert res.status_code == 200, res.text
+        names = learned_policy(rec, seat, 4, r=10)
+        want = wizsim.advise(hand, "S", seat, bids=[1] * (seat - 1), samples=200, seed=1, policy=names)
+        assert res.json() == {**want.to_dict(), "p_tricks": want.p_tricks.tolist()}
+        for extra, needle in (({"policy": "random"}, "leave out policy"), ({"hand": "W,AS,3H"}, "the question has 3"),
+                              ({"bids": [1, 0, 1, 0], "played": ""}, "bid and trump advice"),
+                              ({"game": {"players": ["A"]}}, "game.first_dealer")):
+            bad = client.post("/api/advise", json={**body, **extra})
+            assert bad.status_code == 422, bad.text
+            assert needle in bad.json()["detail"] and "\n" not in bad.json()["detail"]

@@ -1,0 +1,164 @@
+"""How the table has played so far: each player's play noise, learned from the game's finished rounds.
+
+A finished round shows every card each player held, so each card a player chose can be set against the
+card the model (the heuristic) would have played in its place (``policies.model.play_choices``). The
+advisor's opponents' model plays a seat's card at random with probability ``play_noise`` and the
+heuristic's card otherwise (``heuristic:play_noise``), so a card is the heuristic's with probability
+``1 - e + e / n`` among ``n`` legal cards and any other one with ``e / n``. Over the cards a player chose
+(only real choices, ``n > 1``) that is a likelihood of ``e``; with a prior of mean ``DEFAULT_PLAY_NOISE``
+(``Beta(1, 9)``: about ten cards' worth) its posterior mean is the player's noise. It never goes under
+the default: cards that match the model's keep the advisor's default humility, which also stands for what
+play cannot show (a player's bids). Measured in benchmarks/robustness.py ``--learn`` (README, "What the
+table showed"): heuristic seats keep 0.1, seats of ``search:worlds=8`` come out near 0.85 (they play the
+heuristic's card 42% of the time), random seats near 1.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from wizsim.advisor.opponents import DEFAULT_PLAY_NOISE
+from wizsim.cards import FIRST_JESTER, FIRST_WIZARD
+from wizsim.policies.model import play_choices
+
+NOISE_GRID = np.linspace(0.0, 1.0, 201)
+# Beta(1, 9) on the grid: mean 0.1 (the default), about ten cards' worth of evidence; with the trapezoid
+# rule's half weights at the ends, so the posterior mean is the integral's to within 1e-4
+_PRIOR = (1.0 - NOISE_GRID) ** 8 * np.where((NOISE_GRID == 0.0) | (NOISE_GRID == 1.0), 0.5, 1.0)
+_PRIOR_LOG = np.log(np.maximum(_PRIOR, 1e-300))
+
+
+def noise_posterior_mean(chose: np.ndarray, n_legal: np.ndarray) -> float:
+    """The posterior mean of the play noise ``e`` given, per card chosen among ``n_legal > 1`` cards,
+    whether it was the model's card (``chose``), under the Beta(1, 9) prior."""
+    chose = np.asarray(chose, np.float64)
+    n = np.asarray(n_legal, np.float64)
+    keep = n > 1
+    chose, n = chose[keep], n[keep]
+    e = NOISE_GRID[:, None]
+    p = np.where(chose[None, :] > 0, 1.0 - e + e / n[None, :], e / n[None, :])
+    log_post = _PRIOR_LOG + np.log(np.maximum(p, 1e-300)).sum(axis=1)
+    w = np.exp(log_post - log_post.max())
+    return float((w * NOISE_GRID).sum() / w.sum())
+
+
+@dataclass
+class PlayerPlay:
+    """What one player's cards in the finished rounds showed."""
+
+    choices: int = 0  # cards chosen among two or more legal ones
+    model_cards: int = 0  # of those, the heuristic's card in its place
+    noise: float = DEFAULT_PLAY_NOISE  # the play noise the advisor models it with (never under the default)
+
+
+class TablePlay:
+    """Each player's play so far (index: the player, in the game's seating order), fed round by round."""
+
+    def __init__(self, n_players: int):
+        self.n_players = n_players
+        self._chose: list[list[int]] = [[] for _ in range(n_players)]
+        self._legal: list[list[int]] = [[] for _ in range(n_players)]
+
+    def add_round(self, seat_player, r: int, hands, turn_up: int, trump: int, bids, order) -> None:
+        """One finished round: ``hands`` (players,) masks as dealt, ``bids`` by seat, ``order`` the cards in
+        order of play (seat 1 leads), ``seat_player`` the player at each seat (0-based)."""
+        players = len(seat_player)
+        n_played = len(order)
+        out = np.zeros((max(n_played, 1), 3), np.int64)
+        play_choices(players, r, np.asarray(hands, np.uint64).copy(), int(turn_up), int(trump),
+                     np.asarray(bids, np.int8), np.asarray(order if n_played else [0], np.int8), n_played, out)
+        for seat, chose, n in out[:n_played].tolist():
+            if n > 1:
+                player = seat_player[seat]
+                self._chose[player].append(chose)
+                self._legal[player].append(n)
+
+    def player(self, p: int) -> PlayerPlay:
+        chose, legal = self._chose[p], self._legal[p]
+        if not chose:
+            return PlayerPlay()
+        noise = max(DEFAULT_PLAY_NOISE, noise_posterior_mean(np.array(chose), np.array(legal)))
+        return PlayerPlay(len(chose), int(sum(chose)), round(noise, 2))
+
+    def policies(self, seat_player, me_seat: int) -> list[str]:
+        """The opponents' model for a round seated as ``seat_player``, one name per seat other than
+        ``me_seat`` (0-based) in seat order, for ``advise(policy=...)``: the heuristic with each player's
+        learned noise (the plain name where it is the default, so the answer is the untold one)."""
+        names = []
+        for seat, p in enumerate(seat_player):
+            if seat == me_seat:
+                continue
+            noise = self.player(p).noise
+            names.append("heuristic" if noise <= DEFAULT_PLAY_NOISE else f"heuristic:play_noise={noise!r}")
+        return names
+
+
+def distinct_ids(cards) -> list[int]:
+    """A round's cards with Wizards and Jesters recorded as the first id of their kind made distinct (the
+    k-th Wizard in order becomes the k-th Wizard id): the replay holds hands as sets of ids."""
+    out, wizards, jesters = [], 0, 0
+    for c in cards:
+        c = int(c)
+        if FIRST_WIZARD <= c < FIRST_JESTER:
+            c = FIRST_WIZARD + wizards
+            wizards += 1
+        elif c >= FIRST_JESTER:
+            c = FIRST_JESTER + jesters
+            jesters += 1
+        out.append(c)
+    return out
+
+
+def learn_table(record, before: int | None = None) -> TablePlay:
+    """Each player's play in the finished rounds of a game record (those with every card in ``played``)
+    before round index ``before`` (default: all of them)."""
+    n = record.n_players
+    table = TablePlay(n)
+    last = len(record.rounds) if before is None else min(before, len(record.rounds))
+    for k in range(last):
+        f = record.facts(k)
+        if not f.complete:
+            continue
+        order = distinct_ids([p.card for p in f.plays])
+        hands = np.zeros(n, np.uint64)
+        for p, card in zip(f.plays, order, strict=True):
+            hands[p.seat] |= np.uint64(1) << np.uint64(card)
+        turn_up = -1 if f.turn_up is None else int(f.turn_up)
+        if turn_up >= FIRST_WIZARD:  # its id must differ from the played Wizards' and Jesters'
+            kind = [c for c in order if (c >= FIRST_JESTER) == (turn_up >= FIRST_JESTER) and c >= FIRST_WIZARD]
+            turn_up = (FIRST_JESTER if turn_up >= FIRST_JESTER else FIRST_WIZARD) + len(kind)
+        table.add_round(f.seat_player, f.r, hands, turn_up, f.trump, f.bids_by_seat, order)
+    return table
+
+
+def question_round(record) -> int:
+    """The round index a question about the game now is in: the last round listed while its tricks are
+    not in yet, else the next one."""
+    rounds = record.rounds
+    if rounds and rounds[-1].tricks is None:
+        return len(rounds) - 1
+    return len(rounds)
+
+
+def learned_policy(record, seat: int, players: int, r: int | None = None) -> list[str] | None:
+    """The opponents' model learned from a game record's finished rounds for a question in seat ``seat``
+    (1-based) of the round in progress (``question_round``), one name per other seat in seat order; None
+    where every player keeps the default (the untold answer). Raises ``AdviceError`` when the question does
+    not fit the record (another player count, round size, or ``me``'s seat)."""
+    from wizsim.advisor.question import AdviceError
+
+    k = question_round(record)
+    if record.n_players != players:
+        raise AdviceError(f"game: the record has {record.n_players} players, the question {players}")
+    if k >= record.n_rounds:
+        raise AdviceError(f"game: the record's {record.n_rounds} rounds are all played")
+    if r is not None and r != k + 1:
+        raise AdviceError(f"game: the round in progress is round {k + 1} ({k + 1} cards), the question has {r}")
+    seat_player = record.seat_players(k)
+    if record.me is not None and seat_player[seat - 1] != record.me:
+        raise AdviceError(f"game: {record.players[record.me]} sits in seat {seat_player.index(record.me) + 1} of "
+                          f"round {k + 1}, the question asks for seat {seat}")
+    names = learn_table(record, k).policies(seat_player, seat - 1)
+    return None if all(n == "heuristic" for n in names) else names

@@ -151,3 +151,32 @@ def test_calibration_is_split_by_where_the_advised_bid_lies_against_the_own_bid(
     assert by["below"]["advised"]["mean"] == pytest.approx(-0.5) and by["below"]["own"]["mean"] == pytest.approx(0.6)
     assert by["same"]["advised"]["mean"] == by["same"]["own"]["mean"] == pytest.approx(0.25)
     assert by["above"]["advised"]["mean"] == pytest.approx(0.75) and by["above"]["own"]["mean"] == pytest.approx(-0.5)
+
+
+def test_against_pairs_each_question_with_the_base_runs_answer(robustness):
+    def answered(index, advised, predicted, diff, value):
+        return {**asked(index, [], 1, advised, predicted, False), "d": diff, "v": value}
+
+    def full_row(table, r, qs):
+        return {"table": table, "r": r, "bid": {"asked": qs, "diffs": [q["d"] for q in qs],
+                                                "values": [q["v"] for q in qs]}}
+
+    base = {"results": [full_row("random", 3, [answered(0, 1, 0.5, -0.5, 0.0), answered(1, 2, 0.4, 0.6, 0.0),
+                                                answered(2, 0, 0.3, -0.3, 0.0)])]}
+    new = [full_row("random", 3, [answered(1, 2, 0.4, 0.6, 0.0),  # the same answer
+                                  answered(2, 1, 0.6, 0.4, 10.0),  # answered otherwise
+                                  answered(5, 1, 0.5, 0.5, 0.0)])]  # not in the base run: left out
+    out = robustness.against(new, base)
+    assert out["random r=3"]["changed"] == 1 and out["random"]["calibration"]["n"] == 2
+    assert out["random"]["calibration"]["mean"] == pytest.approx((0.0 + 0.7) / 2)
+    assert out["random"]["value"]["mean"] == pytest.approx(5.0)
+
+
+def test_learn_reads_the_tables_earlier_rounds(robustness):
+    """--learn: the heuristic table teaches nothing (the untold answer), a random seat is seen as noisy."""
+    names = robustness.seat_names(["heuristic"] * 3, 1)
+    assert robustness.learned_table(names, 6, 0, 1)[0] == {}
+    names = robustness.seat_names(["random", "heuristic", "heuristic"], 2)
+    told, noise = robustness.learned_table(names, 10, 3, 2)
+    assert noise[0] > 0.3 and noise[1] == noise[3] == 0.1
+    assert told["policy"][0].startswith("heuristic:play_noise=0.") and told["policy"][1:] == ["heuristic", "heuristic"]

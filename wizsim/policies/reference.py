@@ -629,11 +629,21 @@ def play_seat_likelihoods(kinds, trust, players, r, me, hands, turn_up, trump, b
     """Per seat (the model's likelihoods, the blind table's): replay the cards trick by trick with the rules
     twin; each card of a modelled seat other than ``me`` is weighed against the heuristic twin's choice in
     that seat's place, and (the blind table) as one of its legal cards drawn uniformly."""
-    from wizsim.rules.reference import Trick
-
     like, blind = [1.0] * players, [1.0] * players
     if trust <= 0.0:
         return like, blind
+    for s, card, choice, n_legal in _replayed_choices(players, hands, turn_up, trump, bids, order, n_played,
+                                                      lambda s: s != me and kinds[s] != MODEL_BLIND):
+        like[s] *= card_weight(choice == card, n_legal, trust)
+        blind[s] /= n_legal
+    return like, blind
+
+
+def _replayed_choices(players, hands, turn_up, trump, bids, order, n_played, weighed):
+    """The cards of ``order`` replayed trick by trick with the rules twin: per card of a seat ``weighed(s)``
+    holds for, (seat, card, the heuristic twin's card in that seat's place, the seat's legal cards then)."""
+    from wizsim.rules.reference import Trick
+
     held = [set(_mask_cards(int(h))) for h in hands]
     voids: list[set[int]] = [set() for _ in range(players)]
     tricks = [0] * players
@@ -646,19 +656,17 @@ def play_seat_likelihoods(kinds, trust, players, r, me, hands, turn_up, trump, b
             tricks[leader] += 1
             trick = Trick(trump=trump)
         s = (leader + len(trick.cards)) % players
-        if s != me and kinds[s] != MODEL_BLIND:
+        if weighed(s):
             legal = [c for c in sorted(held[s]) if trick.may_play(held[s], c)]
             choice = heuristic_card(s, players, sorted(held[s]), legal, turn_up, trump, bids[s] - tricks[s], played,
                                     list(trick.cards), voids)
-            like[s] *= card_weight(choice == card, len(legal), trust)
-            blind[s] /= len(legal)
+            yield s, card, choice, len(legal)
         led = trick.led
         if led >= 0 and card_suit(card) >= 0 and card_suit(card) != led:  # a suited card off the led suit
             voids[s].add(led)
         held[s].discard(card)
         trick.cards.append(card)
         played.append(card)
-    return like, blind
 
 
 def trick_likelihood(kinds, trust, players, me, hands, turn_up, trump, bids, tricks, played, voids, trick,
@@ -771,27 +779,5 @@ def seat_mixture(model_f, blind_f, doubt: float, seat_doubt, me: int):
 def play_choices(players, r, hands, turn_up, trump, bids, order, n_played):
     """``model.play_choices``'s twin: per card in order of play, (seat, 1 if it was the heuristic twin's
     card in that seat's place else 0, the seat's legal cards then)."""
-    held = [set(_mask_cards(int(h))) for h in hands]
-    voids: list[set[int]] = [set() for _ in range(players)]
-    tricks = [0] * players
-    played: list[int] = []
-    trick = Trick(trump=trump)
-    leader = 0
-    out = []
-    for card in [int(c) for c in order[:n_played]]:
-        if len(trick.cards) == players:
-            leader = (leader + trick.winner()) % players
-            tricks[leader] += 1
-            trick = Trick(trump=trump)
-        s = (leader + len(trick.cards)) % players
-        legal = [c for c in sorted(held[s]) if trick.may_play(held[s], c)]
-        choice = heuristic_card(s, players, sorted(held[s]), legal, turn_up, trump, bids[s] - tricks[s], played,
-                                list(trick.cards), voids)
-        out.append((s, int(choice == card), len(legal)))
-        led = trick.led
-        if led >= 0 and card_suit(card) >= 0 and card_suit(card) != led:
-            voids[s].add(led)
-        held[s].discard(card)
-        trick.cards.append(card)
-        played.append(card)
-    return out
+    return [(s, int(choice == card), n) for s, card, choice, n in
+            _replayed_choices(players, hands, turn_up, trump, bids, order, n_played, lambda s: True)]

@@ -113,6 +113,16 @@ def analyze(folder: Path) -> None:
                   f"  {per}")
 
 
+def is_our_record(path: Path) -> bool:
+    """Whether ``path`` holds records this script wrote (it overwrites only those)."""
+    try:
+        recs = json.loads(path.read_text())
+    except (OSError, ValueError):
+        return False
+    return isinstance(recs, list) and all(isinstance(q, dict) and {"r", "i", "advised", "own", "outcomes"} <= q.keys()
+                                          for q in recs)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--record", type=int, default=None, metavar="N", help="record N questions a round size")
@@ -126,7 +136,10 @@ def main() -> None:
         out = Path(args.out)
         out.mkdir(parents=True, exist_ok=True)
         for name in [args.table] if args.table else TABLES:
-            (out / f"{name}.json").write_text(json.dumps(record(TABLES[name], [15, 10, 6, 3], args.record)))
+            path = out / f"{name}.json"
+            if path.exists() and not is_our_record(path):
+                ap.error(f"{path} exists and is not this script's record: not overwritten")
+            path.write_text(json.dumps(record(TABLES[name], [15, 10, 6, 3], args.record)))
     if args.analyze:
         analyze(Path(args.analyze))
     if not (args.record or args.analyze):

@@ -14,6 +14,7 @@ from wizsim.cards import format_card, format_cards, format_trump
 from wizsim.cli import main
 from wizsim.record import GameRecord, from_games, review
 from wizsim.record.rating import DECISION_FIELDS
+from wizsim.render import render
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "docs" / "example-game.json"
@@ -23,7 +24,9 @@ SAMPLES = 300
 def test_output_is_the_contract_object_costliest_first():
     rv = review(EXAMPLE, samples=SAMPLES, seed=1)
     d = rv.to_dict()
-    assert list(d) == ["decisions", "mean_loss", "decisions_rated", "share_within_precision", "decisions_skipped"]
+    assert list(d) == ["decisions", "mean_loss", "decisions_rated", "share_within_precision", "decisions_skipped",
+                       "learned"]
+    assert d["learned"] == {}  # every player of the example played the model's cards: nothing learned
     assert d["decisions_rated"] == len(d["decisions"]) == 9 and rv.skipped == 0
     assert [tuple(x) for x in d["decisions"]] == [DECISION_FIELDS] * 9
     losses = [x["loss"] for x in d["decisions"]]
@@ -80,6 +83,64 @@ def test_a_bots_exported_game_matches_advise_play_per_decision():
                  and str(d["chosen"]) == str(task.chosen))
         assert x["ev_best"] == pytest.approx(float(np.max(advice.ev[advice.allowed] if task.kind == "bid"
                                                           else advice.ev)))
+
+
+def test_bids_are_asked_with_what_the_earlier_rounds_showed_as_the_sheet_asks_them():
+    # player 1 plays random cards: by round 6 its five finished rounds show it, and the bid is asked as the
+    # score sheet (and advise --game) asks it then; with --no-learn, or a policy given, untold
+    batch = wizsim.simulate_games(4, 1, ["heuristic", "random", "heuristic", "heuristic"], seed=7, trick_log=True)
+    rec = from_games(batch, 0, me=0)
+    rv = review(rec, samples=200, seed=2, rounds=[6])
+    f = rec.facts(5)
+    seat = f.seat_of(0)
+    names = wizsim.learn_table(rec, 5).policies(f.seat_player, seat - 1)
+    assert rv.learned == {6: names} and any(n.startswith("heuristic:play_noise=") for n in names)
+    assert rv.to_dict()["learned"] == {"6": names}
+    hand, trump = format_cards(f.hand), format_trump(f.trump)
+    turn_up = None if f.turn_up is None else format_card(f.turn_up)
+    ask = dict(bids=list(f.bids_by_seat[:seat - 1]), trump_card=turn_up, samples=200, seed=2)
+    learned = wizsim.advise(hand, trump, seat, 4, policy=names, **ask)
+    untold = wizsim.advise(hand, trump, seat, 4, **ask)
+    assert not np.allclose(learned.ev, untold.ev)
+    bid = next(x for x in rv.decisions if x["kind"] == "bid")
+    assert bid["ev_best"] == pytest.approx(float(np.max(learned.ev[learned.allowed])))
+    assert bid["ev_chosen"] == pytest.approx(learned.ev[f.bids_by_seat[seat - 1]])
+    plain = review(rec, samples=200, seed=2, rounds=[6], learn=False)
+    assert plain.learned == {}
+    bid = next(x for x in plain.decisions if x["kind"] == "bid")
+    assert bid["ev_chosen"] == pytest.approx(untold.ev[f.bids_by_seat[seat - 1]])
+    # a card is asked as before: play advice keeps its own model
+    assert [x for x in rv.decisions if x["kind"] == "card"] == [x for x in plain.decisions if x["kind"] == "card"]
+    told = review(rec, samples=200, seed=2, rounds=[6], policy="heuristic")
+    assert told.learned == {}
+    text = render(rv, False)
+    assert "learned from the earlier rounds" in text and f"round 6: {', '.join(names)}" in text
+
+
+def test_cli_learns_by_default_and_not_with_no_learn(tmp_path):
+    batch = wizsim.simulate_games(4, 1, ["heuristic", "random", "heuristic", "heuristic"], seed=7, trick_log=True)
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(from_games(batch, 0, me=0).to_dict()))
+    args = ["review", str(path), "--samples", "100", "--seed", "2", "--round", "6", "--json"]
+    learned = CliRunner().invoke(main, args)
+    untold = CliRunner().invoke(main, [*args, "--no-learn"])
+    assert learned.exit_code == 0 and untold.exit_code == 0, (learned.output, untold.output)
+    assert list(json.loads(learned.output)["learned"]) == ["6"] and json.loads(untold.output)["learned"] == {}
+
+
+def test_learn_junk_is_refused_in_one_line(tmp_path):
+    with pytest.raises(ValueError, match="learn must be True or False"):
+        review(EXAMPLE, samples=SAMPLES, learn="yes")
+    pytest.importorskip("fastapi")
+    pytest.importorskip("httpx")
+    from fastapi.testclient import TestClient
+
+    from wizsim.web.app import create_app
+
+    with TestClient(create_app(workers=1), base_url="http://127.0.0.1") as client:
+        body = {**json.loads(EXAMPLE.read_text()), "samples": 100, "learn": "no"}
+        res = client.post("/api/review", json=body)
+        assert res.status_code == 422 and res.json()["detail"] == "learn must be true or false, got \"no\""
 
 
 def _follower_record(seed: int, rounds: int, samples: int, advice_seed: int) -> GameRecord:

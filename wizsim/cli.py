@@ -572,9 +572,12 @@ def game_policy(path, policy, play_noise, hand, seat, players, bids) -> str | No
 @click.option("--play", default=None, callback=policy_names_given, show_default=PLAYER_POLICY,
               help="The policy that plays the reviewed player's later cards in the simulations.")
 @click.option("--round", "rounds", type=COUNT, multiple=True, help="Review only this round (repeatable).")
+@click.option("--learn/--no-learn", default=True, show_default=True,
+              help="Ask each trump and bid with the opponents' model learned from the rounds before it (as the "
+                   "score sheet and advise --game do); --no-learn asks them untold. A --policy is used as given.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the table.")
 @bad_input_is_usage_error
-def review(game, samples, seed, policy, play, rounds, as_json):
+def review(game, samples, seed, policy, play, rounds, learn, as_json):
     """Rate every decision of the record's player (me) in a game record (docs/game-record.md).
 
     Each bid, trump named and card played (where the record has them) is compared with the advisor's
@@ -598,7 +601,7 @@ def review(game, samples, seed, policy, play, rounds, as_json):
 
     try:
         result = run_interruptibly(lambda: review_game(record, samples=samples, seed=seed, policy=policy, play=play,
-                                                       rounds=list(rounds) or None, progress=step))
+                                                       rounds=list(rounds) or None, progress=step, learn=learn))
     finally:
         if hasattr(bar.get("bar"), "close"):
             bar["bar"].close()

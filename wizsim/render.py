@@ -293,6 +293,9 @@ def render_review(rv) -> str:
             lines.append(f"  {d['round']:>5}  {d['kind']:<5}  {d['chosen']!s:>6}  {d['best']!s:>6}  "
                          f"{_signed(d['ev_chosen']):>11}  {_signed(d['ev_best']):>9}  {_num(d['loss']):>6}  "
                          f"{interval:>16}  {mark}".rstrip())
+    if rv.learned:
+        lines += ["", "Trump and bid asked with the opponents' model learned from the earlier rounds (their play "
+                      "noise): " + "; ".join(f"round {r}: {', '.join(names)}" for r, names in rv.learned.items())]
     lines += ["", f"Each decision: {rv.samples:,} simulated deals (exact where the advisor enumerates), the same "
                   f"deals for every choice, seed {rv.seed}. {rv.seconds:.1f} s."]
     return "\n".join(lines)

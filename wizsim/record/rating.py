@@ -11,6 +11,14 @@ each round of the record where ``me``'s hand is known (given, or read off a comp
   ``me`` still held and the cards played before it (what ``me`` knew then). A card that was the only
   legal one is no decision and is not rated.
 
+What the table showed (``learn``, the default): a trump or bid decision is asked, as the score sheet asks
+it, with the opponents' model learned from the record's finished rounds before it
+(``advisor.table_fit``: each other player's play noise from the cards it chose), so the review judges a
+bid by what the game had shown by then; decisions with nothing learned (no earlier round with every card
+played, or players who played the model's cards) are asked untold. A given ``policy`` is used as given
+throughout; ``learn=False`` asks every decision untold. Cards are asked with the advisor's own model (play
+advice keeps its own). ``Review.learned`` lists the rounds whose trump and bid used a learned model.
+
 Every decision is asked with the same ``seed`` and ``samples``, so its values are exactly those of
 ``advise``/``advise_play``/``advise_trump`` on that state (fixed samples also make the review the same
 on every machine and every run; the advisors' default precision stops on the wall clock). The advisors
@@ -57,6 +65,7 @@ class Review:
     seconds: float = 0.0
     players: list[str] = field(default_factory=list)
     me: int = 0
+    learned: dict = field(default_factory=dict)  # round number -> the opponents' model its trump and bid used
 
     @property
     def decisions_rated(self) -> int:
@@ -81,7 +90,8 @@ class Review:
         """The CONTRACT.md JSON object."""
         return {"decisions": [dict(d) for d in self.decisions], "mean_loss": json_float(self.mean_loss)
                 if self.mean_loss is not None else None, "decisions_rated": self.decisions_rated,
-                "share_within_precision": self.share_within_precision, "decisions_skipped": self.skipped}
+                "share_within_precision": self.share_within_precision, "decisions_skipped": self.skipped,
+                "learned": {str(r): names for r, names in self.learned.items()}}
 
 
 @dataclass(frozen=True)
@@ -124,8 +134,11 @@ def _rounds_wanted(rounds, n_listed: int) -> set[int]:
     return {int(r) for r in wanted}
 
 
-def plan(record: GameRecord, common: dict, rounds=None) -> tuple[list[Task], int]:
-    """The decisions of ``me`` to rate (in order of play) and the number the record cannot rate."""
+def plan(record: GameRecord, common: dict, rounds=None, learned: dict | None = None) -> tuple[list[Task], int]:
+    """The decisions of ``me`` to rate (in order of play) and the number the record cannot rate. With
+    ``learned`` (a dict, filled here: round number -> names) a trump or bid decision asked untold is asked
+    with the opponents' model learned from the finished rounds before it, where anything was learned."""
+    from wizsim.advisor.table_fit import learn_table
     from wizsim.rules.kernels import LED_NONE, legal_mask, next_led
 
     me = record.me
@@ -148,12 +161,18 @@ def plan(record: GameRecord, common: dict, rounds=None) -> tuple[list[Task], int
             skipped += 1 + int(names_trump) + len(mine)
             continue
         hand = format_cards(f.hand)
+        told = common
+        if learned is not None and common.get("policy") is None:
+            names = learn_table(record, k).policies(f.seat_player, seat - 1)
+            if any(x != "heuristic" for x in names):
+                learned[f.r] = names
+                told = {**common, "policy": names}
         if names_trump:
             tasks.append(Task(f.r, "trump", len(tasks), format_trump(f.trump), "advise_trump", (hand, seat, n),
-                              dict(hook=record.hook, **common)))
+                              dict(hook=record.hook, **told)))
         tasks.append(Task(f.r, "bid", len(tasks), f.bids_by_seat[seat - 1], "advise",
                           (hand, format_trump(f.trump), seat, n),
-                          dict(bids=list(f.bids_by_seat[: seat - 1]), hook=record.hook, trump_card=turn_up, **common)))
+                          dict(bids=list(f.bids_by_seat[: seat - 1]), hook=record.hook, trump_card=turn_up, **told)))
         held = list(f.hand)
         cards = [pl.card for pl in f.plays]
         for pl in mine:
@@ -219,16 +238,19 @@ def rate(task: Task) -> dict:
 
 
 def review(record, samples: int | None = None, seed: int | None = 0, policy=None, play=None, rounds=None,
-           progress=None) -> Review:
+           progress=None, learn: bool = True) -> Review:
     """Rate every decision of the record's ``me`` (see the module docstring). ``record``: a ``GameRecord``,
     its JSON text or parsed object, or a path to it. ``samples`` (default ``REVIEW_SAMPLES``) and ``seed``
     are every decision's; ``policy`` is the opponents' model and ``play`` the policy playing ``me``'s later
     cards, as for ``advise``; ``rounds``: a round number or a list of them (default: every round);
-    ``progress(k, total)``: called after each decision rated, ``k`` the count just done."""
+    ``progress(k, total)``: called after each decision rated, ``k`` the count just done; ``learn``: trump
+    and bid decisions asked with the opponents' model learned from the rounds before them (the module
+    docstring), where ``policy`` is not given."""
     from wizsim.advisor.question import check_policy_name, check_sampling
-    from wizsim.config import check_seed
+    from wizsim.config import check_flag, check_seed
 
     started = time.perf_counter()
+    check_flag(learn, "learn")
     rec = _as_record(record)
     samples = REVIEW_SAMPLES if samples is None else samples
     samples, _ = check_sampling(samples, None, "auto", ("auto",))
@@ -238,7 +260,8 @@ def review(record, samples: int | None = None, seed: int | None = 0, policy=None
 
     opponent_names(policy, rec.n_players, 1)  # a bad name is refused before any decision, not at the first one
     common = dict(samples=samples, seed=seed, policy=policy, play=play)
-    tasks, skipped = plan(rec, common, rounds)
+    learned = {} if learn else None
+    tasks, skipped = plan(rec, common, rounds, learned)
     rated = []
     for task in tasks:
         rated.append(rate(task))
@@ -246,4 +269,4 @@ def review(record, samples: int | None = None, seed: int | None = 0, policy=None
             progress(1, len(tasks))
     order = sorted(range(len(rated)), key=lambda i: (-(rated[i]["loss"] or 0.0), i))
     return Review([rated[i] for i in order], skipped, samples, seed, None if policy is None else str(policy),
-                  time.perf_counter() - started, list(rec.players), rec.me)
+                  time.perf_counter() - started, list(rec.players), rec.me, learned or {})

@@ -256,7 +256,7 @@ def answer(fields: dict) -> dict:
 
 
 # POST /api/review: the record's fields plus these options of ``wizsim review``.
-REVIEW_OPTIONS = ("samples", "seed", "policy", "play", "round")  # round: the CLI's --round, one or a list
+REVIEW_OPTIONS = ("samples", "seed", "policy", "play", "round", "learn")  # round: the CLI's --round, one or a list
 MAX_REVIEW_SAMPLES = 4_000  # a whole game at 4x the default: about a minute of one worker
 REVIEW_EXAMPLE = {
     "players": ["Ann", "Bob", "Cleo"], "first_dealer": 0, "hook": False, "me": 1,
@@ -268,8 +268,8 @@ REVIEW_EXAMPLE = {
 
 def review_answer(body: dict) -> dict:
     """``POST /api/review``: ``body`` is a game record (docs/game-record.md) with, optionally, the options
-    ``samples``, ``seed``, ``policy``, ``play`` and ``round`` (a round number or a list) of ``wizsim review``; the answer is the
-    CLI's ``--json`` object. A bad record raises the library's ``RecordError`` (a ``ValueError``)."""
+    ``samples``, ``seed``, ``policy``, ``play``, ``round`` (a round number or a list) and ``learn`` (true or
+    false) of ``wizsim review``; the answer is the CLI's ``--json`` object. A bad record raises the library's ``RecordError`` (a ``ValueError``)."""
     from wizsim.record import GameRecord, review
 
     options = {k: body[k] for k in REVIEW_OPTIONS if k in body and body[k] is not None}
@@ -284,6 +284,8 @@ def review_answer(body: dict) -> dict:
         value = options.get(name)
         if value is not None and (isinstance(value, bool) or not isinstance(value, kind)):
             raise RequestError(f"{name} must be {EXPECTED[name]}, got {_show(value)}")
+    if "learn" in options and not isinstance(options["learn"], bool):
+        raise RequestError(f"learn must be true or false, got {_show(options['learn'])}")
     if "round" in options:
         options["rounds"] = options.pop("round")
     return review(record, **options).to_dict()

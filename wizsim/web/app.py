@@ -289,7 +289,7 @@ def create_app(workers: int = 1, hosts=LOCAL_HOSTS, any_address: bool = False) -
                          422: {"description": "A bad record: {\"detail\": \"one line naming the entry\"}"},
                          503: {"description": "The server is busy: try again after Retry-After seconds"}})
     async def review(body: Annotated[dict, Body(description="A game record (docs/game-record.md) with, optionally, "
-                                                            "samples, seed, policy, play and round",
+                                                            "samples, seed, policy, play, round and learn",
                                                 examples=[REVIEW_EXAMPLE])]):
         return await _answered(review_answer, body)
 

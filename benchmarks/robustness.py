@@ -108,8 +108,8 @@ def interval(x: np.ndarray) -> dict:
     return {"mean": float(x.mean()), "low": float(x.mean() - half), "high": float(x.mean() + half), "n": int(len(x))}
 
 
-def learned_table(names: list[str], r: int, i: int, hero: int) -> tuple[dict, list[float]]:
-    """``--learn``: the table's play as the advisor learns it from the game so far, rounds 1 .. r - 1 played
+def learned_table(names: list[str], r: int, i: int, hero: int) -> tuple[dict, dict]:
+    """``--learn``: the table's play and bids as the advisor learns them from the game so far, rounds 1 .. r - 1 played
     by the same seats (their own deals: seed ``SEED + 1``, index i), and the opponents' model that gives
     (``advise(policy=...)``; nothing where every seat keeps the default, so the answer is the untold one)."""
     table = TablePlay(PLAYERS)
@@ -117,8 +117,9 @@ def learned_table(names: list[str], r: int, i: int, hero: int) -> tuple[dict, li
         h = simulate_rounds(PLAYERS, k, 1, names, seed=SEED + 1, first_index=i, trick_log=True)
         table.add_round(range(PLAYERS), k, h.hands[0], int(h.turn_up[0]), int(h.trump[0]), h.bids[0], h.log_cards[0])
     names = table.policies(range(PLAYERS), hero)
-    noise = [table.player(s).noise for s in range(PLAYERS)]
-    return ({} if all(n == "heuristic" for n in names) else {"policy": names}), noise
+    seen = {"noise": [table.player(s).noise for s in range(PLAYERS)],
+            "bid_shift": [table.player(s).bid_shift for s in range(PLAYERS)]}
+    return ({} if all(n == "heuristic" for n in names) else {"policy": names}), seen
 
 
 def bid_questions(opponents: list[str], r: int, n: int, trust: dict, first: int = 0) -> dict:
@@ -129,7 +130,7 @@ def bid_questions(opponents: list[str], r: int, n: int, trust: dict, first: int 
         names = seat_names(opponents, hero)
         truth = simulate_rounds(PLAYERS, r, 1, names, seed=SEED, first_index=i)
         hand = format_cards(mask_to_cards(int(truth.hands[0, hero])))
-        learned, noise = learned_table(names, r, i, hero) if LEARN else ({}, None)
+        learned, seen = learned_table(names, r, i, hero) if LEARN else ({}, None)
         started = time.perf_counter()
         try:
             a = advise(hand, seat=hero + 1, players=PLAYERS, bids=[int(b) for b in truth.bids[0, :hero]], seed=i,
@@ -153,7 +154,7 @@ def bid_questions(opponents: list[str], r: int, n: int, trust: dict, first: int 
                       "trump": int(truth.trump[0]), "advised": int(b), "predicted": float(a.p_exact[b]),
                       "made": bool(replay.tricks[0, hero] == b),
                       "own_made": bool(truth.tricks[0, hero] == truth.bids[0, hero]), "own": own,
-                      "own_predicted": float(a.p_exact[own]), **({"noise": noise} if noise else {})})
+                      "own_predicted": float(a.p_exact[own]), **(seen or {})})
     return {"questions": n, "refusals": refusals, "errors": errors[:3], "calibration": interval(diffs),
             "own_calibration": interval(own_diffs), "value": interval(values),
             "median_seconds": float(np.median(seconds)) if seconds else None,
@@ -523,7 +524,7 @@ def main() -> None:
                     "blind on its own in the worlds' weights (default: the advisor's)")
     ap.add_argument("--hero", default=HERO, help="the hero's own policy (bid advice is told it as its play; "
                     "default: the heuristic)")
-    ap.add_argument("--learn", action="store_true", help="bid advice: the advisor learns each seat's play noise "
+    ap.add_argument("--learn", action="store_true", help="bid advice: the advisor learns each seat's play noise and bid shift "
                     "from rounds 1 .. r - 1 played by the same table (the game so far)")
     ap.add_argument("--no-play", action="store_true", help="bid advice only")
     ap.add_argument("--no-bid", action="store_true", help="play advice only")

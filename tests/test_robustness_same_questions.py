@@ -177,6 +177,7 @@ def test_learn_reads_the_tables_earlier_rounds(robustness):
     names = robustness.seat_names(["heuristic"] * 3, 1)
     assert robustness.learned_table(names, 6, 0, 1)[0] == {}
     names = robustness.seat_names(["random", "heuristic", "heuristic"], 2)
-    told, noise = robustness.learned_table(names, 10, 3, 2)
-    assert noise[0] > 0.3 and noise[1] == noise[3] == 0.1
-    assert told["policy"][0].startswith("heuristic:play_noise=0.") and told["policy"][1:] == ["heuristic", "heuristic"]
+    told, seen = robustness.learned_table(names, 10, 3, 2)
+    noise = seen["noise"]
+    assert noise[0] > 0.3 and noise[1] == noise[3] == 0.1 and seen["bid_shift"][1] == seen["bid_shift"][3] == 0.0
+    assert ":play_noise=0." in told["policy"][0] and told["policy"][1:] == ["heuristic", "heuristic"]

@@ -12,11 +12,14 @@ import wizsim
 from wizsim.advisor.opponents import DEFAULT_PLAY_NOISE
 from wizsim.advisor.question import AdviceError
 from wizsim.advisor.table_fit import (
+    SHIFT_GRID,
+    bid_log_likelihoods,
     distinct_ids,
     learn_table,
     learned_policy,
     noise_posterior_mean,
     question_round,
+    shift_posterior_mean,
 )
 from wizsim.cards import FIRST_JESTER, FIRST_WIZARD
 from wizsim.cli import main
@@ -51,6 +54,51 @@ def test_noise_posterior_moves_with_the_evidence():
     random_like = noise_posterior_mean((np.arange(60) % 3 == 0).astype(int), n)
     assert model_like < 0.03 < half < random_like
     assert random_like > 0.7
+
+
+def test_bid_likelihoods_are_the_twins_product_seat_by_seat_on_random_rounds():
+    from wizsim.policies import make_slots
+    from wizsim.policies.heuristic import P_BID_SHIFT
+    from wizsim.policies.model import MODEL_BLIND, MODEL_HEURISTIC
+    from wizsim.policies.reference import bids_likelihood as twin
+
+    slots = make_slots(["heuristic"])
+    rng = np.random.default_rng(5)
+    for players, r, hook in ((3, 4, False), (4, 6, True), (5, 2, True)):
+        batch = wizsim.simulate_rounds(players, r, 1, "random", seed=int(rng.integers(1000)), hook=hook)
+        hands, bids = batch.hands[0], batch.bids[0]
+        got = bid_log_likelihoods(players, r, hook, hands, int(batch.turn_up[0]), int(batch.trump[0]), bids)
+        for s in range(players):
+            kinds = np.full(players, MODEL_BLIND, np.int8)
+            kinds[s] = MODEL_HEURISTIC
+            for g in (0, 10, 20, 33, 40):
+                params = np.tile(slots.params[0], (players, 1))
+                params[s, P_BID_SHIFT] = SHIFT_GRID[g]
+                like, _ = twin(kinds, params, slots.table, 0.7, players, r, hook, -1, [int(h) for h in hands],
+                               int(batch.turn_up[0]), int(batch.trump[0]), [int(b) for b in bids], players)
+                assert got[s, g] == pytest.approx(np.log(like), abs=1e-9)
+
+
+def test_shift_posterior_is_the_prior_without_evidence_and_follows_it():
+    assert shift_posterior_mean(np.zeros(len(SHIFT_GRID))) == pytest.approx(0.0, abs=1e-12)
+    # evidence that rules out every shift under 0.5: the prior's tail beyond it, on the grid
+    cut = np.where(SHIFT_GRID >= 0.5, 0.0, -np.inf)
+    w = np.exp(-0.5 * (SHIFT_GRID / 0.3) ** 2) * (SHIFT_GRID >= 0.5)
+    assert shift_posterior_mean(cut) == pytest.approx((w * SHIFT_GRID).sum() / w.sum(), abs=1e-12)
+    assert 0.5 < shift_posterior_mean(cut) < 0.7
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_a_games_bids_show_each_players_shift(seed):
+    seats = ["heuristic", "heuristic:bid_shift=-0.5", "heuristic:bid_shift=0.5", "random"]
+    table = learn_table(from_games(wizsim.simulate_games(4, 1, seats, seed=seed, trick_log=True), game=0, me=0))
+    seen = [table.player(p) for p in range(4)]
+    assert all(x.bids == 15 for x in seen)
+    # the heuristic's every bid is the model's own: it keeps shift 0 (and the untold name)
+    assert seen[0].model_bids == 15 and seen[0].bid_shift == 0.0 and seen[0].name() == "heuristic"
+    assert -0.7 <= seen[1].bid_shift <= -0.3 and 0.3 <= seen[2].bid_shift <= 0.7
+    assert seen[1].model_bids < 15 and seen[2].model_bids < 15
+    assert seen[2].name() == f"heuristic:bid_shift={seen[2].bid_shift!r}"
 
 
 def test_distinct_ids_numbers_wizards_and_jesters_in_order_of_play():
@@ -99,8 +147,11 @@ def test_learned_policy_seats_each_player_as_in_the_round_in_progress(game):
     me_seat = seats.index(0) + 1
     names = learned_policy(rec, me_seat, 4, r=k + 1)
     others = [p for p in seats if p != 0]
-    want = ["heuristic" if p != 1 else f"heuristic:play_noise={learn_table(rec).player(1).noise!r}" for p in others]
-    assert names == want
+    table = learn_table(rec)
+    want = {0: "heuristic", 1: f"heuristic:bid_shift={table.player(1).bid_shift!r}:play_noise={table.player(1).noise!r}",
+            2: "heuristic", 3: f"heuristic:bid_shift={table.player(3).bid_shift!r}"}
+    assert names == [want[p] for p in others]
+    assert table.player(3).bid_shift > 0  # the high bidder
 
 
 def test_learned_policy_is_none_at_a_table_of_the_model():
@@ -134,7 +185,7 @@ def test_cli_advise_game_uses_the_learned_model_and_refuses_a_second_one(game, t
             "--game", str(path), *bids, "--json"]
     out = CliRunner().invoke(main, args)
     assert out.exit_code == 0, out.output
-    assert "heuristic:play_noise=0." in json.loads(out.output)["policy"]
+    assert ":play_noise=0." in json.loads(out.output)["policy"] and "bid_shift=0." in json.loads(out.output)["policy"]
     again = CliRunner().invoke(main, [*args, "--policy", "random"])
     assert again.exit_code == 2 and "leave out --policy" in again.output
     wrong = CliRunner().invoke(main, [*args[:-1], "--hand", "W,AS,3H"])

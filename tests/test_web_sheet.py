@@ -1,7 +1,9 @@
 """The score sheet in a real browser (headless Chromium, Selenium, a real ``wizsim serve``): a whole
 3-player game of 20 rounds from ``simulate_games`` entered by tapping, one past round corrected; the
 totals equal ``GameRecord.totals()``; a reload keeps the game; the export re-imports to the same sheet
-and a bad import loses nothing; advice from the sheet equals ``wizsim advise --json``; the review on the
+and a bad import loses nothing; advice from the sheet equals ``wizsim advise --json`` (bid advice with
+``--game``: the sheet sends the finished rounds, one of them with its cards played by a random player,
+and the advisor learns from them); the review on the
 page equals ``wizsim review --json``; bad entries (a bid above the hand size, the hook, tricks that do
 not add up) are refused next to the field and lose nothing."""
 
@@ -20,6 +22,7 @@ NAMES = ["Ann", "Bob", "Cleo"]
 SEED, SAMPLES = 5, 200  # the advice's (typed in the advice view's More options)
 REVIEW_SAMPLES = 60
 HAND_ROUND = 5  # the round whose hand (tapped) and cards played (typed) are entered: Ann bids second
+PLAYED_ROUNDS = (4, HAND_ROUND)  # rounds whose turned-up card, hand and cards played are entered
 BAD_ROUND = 7  # the round where bad entries are tried
 CORRECTED = 6  # the past round corrected at the end
 
@@ -29,11 +32,12 @@ WINDOW = (1280, 900)
 
 @pytest.fixture(scope="module")
 def game():
-    """A legal game with the hook: Ann (me) is player 0."""
+    """A legal game with the hook: Ann (me) is player 0, Bob plays at random (so round 4's cards show the
+    advisor a player unlike its model: ``heuristic:bid_shift=0.1:play_noise=0.24`` by round 5)."""
     import wizsim
     from wizsim.record import from_games
 
-    batch = wizsim.simulate_games(3, 1, "heuristic", seed=11, trick_log=True, hook=True)
+    batch = wizsim.simulate_games(3, 1, ["heuristic", "random", "heuristic"], seed=13, trick_log=True, hook=True)
     return from_games(batch, 0, names=NAMES, me=0, hook=True)
 
 
@@ -88,12 +92,12 @@ def wait_advice(driver):
 
 def entered_record(game, corrected: bool):
     """What the test enters: every round's trump, bids and tricks; the hand, turned-up card and cards played of
-    HAND_ROUND only; with ``corrected``, CORRECTED's tricks as corrected."""
+    PLAYED_ROUNDS only; with ``corrected``, CORRECTED's tricks as corrected."""
     from wizsim.record import GameRecord
 
     obj = game.to_dict()
     for rd in obj["rounds"]:
-        if rd["r"] != HAND_ROUND:
+        if rd["r"] not in PLAYED_ROUNDS:
             rd["turn_up"] = None
             rd.pop("hand", None)
             rd.pop("played", None)
@@ -106,6 +110,9 @@ def entered_record(game, corrected: bool):
 
 
 def test_a_whole_game_at_the_table(server, browser, game, tmp_path):
+    before_hand_round = tmp_path / "before.json"  # the finished rounds the sheet sends with the bid question
+    cut = entered_record(game, corrected=False).to_dict()
+    before_hand_round.write_text(json.dumps({**cut, "rounds": cut["rounds"][: HAND_ROUND - 1]}))
     page = browser
     open_page(page, server)
     # the advice's seed and deals, typed once in the advice view's More options
@@ -128,11 +135,12 @@ def test_a_whole_game_at_the_table(server, browser, game, tmp_path):
         seats = list(facts.seat_player)
         assert text(page, "round-title").startswith(f"Round {rd.r} of 20")
         assert text(page, "round-who").startswith(f"{NAMES[facts.dealer]} deals; {NAMES[seats[0]]} bids first")
-        if rd.r == HAND_ROUND:
+        if rd.r in PLAYED_ROUNDS:
             type_into(page, "turnup-in", rd.turn_up)
             assert page.find_element("css selector", f'#sheet-trump button[data-value="{rd.trump}"]') \
                 .get_attribute("aria-pressed") == "true"
-            tap(page, "#cards-entry summary")
+            if not js(page, "return document.getElementById('cards-entry').open"):
+                tap(page, "#cards-entry summary")
             for card in rd.hand.split(","):  # tapped on the sheet's deck
                 tap(page, f'#sheet-deck .tile[data-card="{card}"]')
             assert page.find_element("id", "hand-in").get_attribute("value") == rd.hand
@@ -141,13 +149,14 @@ def test_a_whole_game_at_the_table(server, browser, game, tmp_path):
         my_seat = facts.seat_of(0)
         for s, p in enumerate(seats):
             if rd.r == HAND_ROUND and s == my_seat - 1:
-                check_bid_advice(page, rd, facts)
+                check_bid_advice(page, rd, facts, before_hand_round)
             if rd.r == BAD_ROUND:
                 bad_bids(page, rd, facts, s, p)
             assert text(page, "pad-for") == f"Tap a number: {NAMES[p]}'s bid"
             tap(page, f'#pad button[data-value="{rd.bids[p]}"]')
         if rd.r == HAND_ROUND:
             check_play_advice(page, rd, facts)
+        if rd.r in PLAYED_ROUNDS:
             type_into(page, "played-in", rd.played)
             assert page.find_element("id", "err-played").text == ""
         if rd.r == BAD_ROUND:
@@ -237,18 +246,21 @@ def test_a_whole_game_at_the_table(server, browser, game, tmp_path):
     assert not severe, severe
 
 
-def check_bid_advice(page, rd, facts):
-    """Your bid next: advice from the sheet equals wizsim advise --json for the same state."""
+def check_bid_advice(page, rd, facts, before):
+    """Your bid next: advice from the sheet equals wizsim advise --json for the same state, with the game so far
+    (``--game``, the file ``before``): the opponents' model it learned is not the untold one."""
     seat = facts.seat_of(0)
     earlier = list(facts.bids_by_seat[: seat - 1])
     tap(page, "#sheet-advice")
     wait_advice(page)
     args = ["advise", "--hand", rd.hand, "--trump", rd.trump, "--trump-card", rd.turn_up, "--seat", str(seat),
-            "--players", "3", "--hook", "--seed", str(SEED), "--samples", str(SAMPLES)]
+            "--players", "3", "--hook", "--seed", str(SEED), "--samples", str(SAMPLES), "--game", str(before)]
     if earlier:
         args += ["--bids", ",".join(map(str, earlier))]
     want = run_cli(*args)
-    assert want["phase"] == "bid"
+    assert want["phase"] == "bid" and "play_noise" in want["policy"]
+    untold = run_cli(*[a for a in args if a not in ("--game", str(before))])
+    assert untold["table"] != want["table"]  # the page's answer below is the learned one, not the untold one
     assert int(text(page, "best-bid")) == want["best_bid"]
     assert read_bid_table(page) == want["table"]
     tap(page, "#back-to-sheet")

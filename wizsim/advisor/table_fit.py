@@ -1,4 +1,5 @@
-"""How the table has played so far: each player's play noise, learned from the game's finished rounds.
+"""How the table has played so far: each player's play noise and bid shift, learned from the game's
+finished rounds.
 
 A finished round shows every card each player held, so each card a player chose can be set against the
 card the model (the heuristic) would have played in its place (``policies.model.play_choices``). The
@@ -11,6 +12,14 @@ the default: cards that match the model's keep the advisor's default humility, w
 play cannot show (a player's bids). Measured in benchmarks/robustness.py ``--learn`` (README, "What the
 table showed"): heuristic seats keep 0.1, seats of ``search:worlds=8`` come out near 0.85 (they play the
 heuristic's card 42% of the time), random seats near 1.
+
+Bids the same way: a finished round shows each player's whole hand, so each bid it made can be set
+against the heuristic's bid for that hand, trump, seat and the bids before it, for every ``bid_shift``
+on a grid (``SHIFT_GRID``, the registry's range). The likelihood is the opponents' model's own
+(``policies.model.bids_likelihood`` at the default bid trust: the model's bid with most of the mass,
+the others less the further off); with a prior N(0, 0.3) its posterior mean, rounded to 0.1, is the
+player's shift; bids that shift 0 explains as well as any other keep 0 (a heuristic player's do), so a
+table that bids like the model gets the untold answer.
 """
 
 from __future__ import annotations
@@ -19,15 +28,51 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from wizsim.advisor.opponents import DEFAULT_PLAY_NOISE
+from wizsim.advisor.opponents import DEFAULT_BID_TRUST, DEFAULT_PLAY_NOISE
 from wizsim.cards import FIRST_JESTER, FIRST_WIZARD
-from wizsim.policies.model import play_choices
+from wizsim.policies.heuristic import P_BID_SHIFT
+from wizsim.policies.model import MODEL_BLIND, MODEL_HEURISTIC, bids_likelihood, play_choices
 
 NOISE_GRID = np.linspace(0.0, 1.0, 201)
 # Beta(1, 9) on the grid: mean 0.1 (the default), about ten cards' worth of evidence; with the trapezoid
 # rule's half weights at the ends, so the posterior mean is the integral's to within 1e-4
 _PRIOR = (1.0 - NOISE_GRID) ** 8 * np.where((NOISE_GRID == 0.0) | (NOISE_GRID == 1.0), 0.5, 1.0)
 _PRIOR_LOG = np.log(np.maximum(_PRIOR, 1e-300))
+
+
+SHIFT_GRID = np.round(np.linspace(-1.0, 1.0, 41), 2)  # the heuristic's bid_shift range, in steps of 0.05
+SHIFT_PRIOR_SD = 0.3
+_SHIFT_PRIOR_LOG = -0.5 * (SHIFT_GRID / SHIFT_PRIOR_SD) ** 2
+_AT_ZERO = int(np.flatnonzero(SHIFT_GRID == 0.0)[0])
+
+
+def bid_log_likelihoods(players: int, r: int, hook: bool, hands, turn_up: int, trump: int, bids) -> np.ndarray:
+    """(players, len(SHIFT_GRID)): the log-likelihood of each seat's bid given its hand and the bids
+    before it, under the heuristic with each ``bid_shift`` of the grid (the opponents' model at the
+    default bid trust)."""
+    from wizsim.policies import make_slots
+
+    slots = make_slots(["heuristic"])
+    params = np.tile(slots.params[0], (players, 1))
+    hands = np.asarray(hands, np.uint64)
+    bids = np.asarray(bids, np.int8)
+    model_bids = np.zeros(players, np.int8)
+    out = np.zeros((players, len(SHIFT_GRID)))
+    for s in range(players):
+        kinds = np.full(players, MODEL_BLIND, np.int8)
+        kinds[s] = MODEL_HEURISTIC
+        for g, shift in enumerate(SHIFT_GRID):
+            params[s, P_BID_SHIFT] = shift
+            out[s, g] = np.log(bids_likelihood(kinds, params, slots.table, DEFAULT_BID_TRUST, players, r, bool(hook),
+                                               -1, hands, int(turn_up), int(trump), bids, players, model_bids))
+    return out
+
+
+def shift_posterior_mean(log_like: np.ndarray) -> float:
+    """The posterior mean of a player's bid shift given its bids' summed log-likelihoods on the grid."""
+    log_post = _SHIFT_PRIOR_LOG + log_like
+    w = np.exp(log_post - log_post.max())
+    return float((w * SHIFT_GRID).sum() / w.sum())
 
 
 def noise_posterior_mean(chose: np.ndarray, n_legal: np.ndarray) -> float:
@@ -51,6 +96,15 @@ class PlayerPlay:
     choices: int = 0  # cards chosen among two or more legal ones
     model_cards: int = 0  # of those, the heuristic's card in its place
     noise: float = DEFAULT_PLAY_NOISE  # the play noise the advisor models it with (never under the default)
+    bids: int = 0  # bids made with a hand the record shows
+    model_bids: int = 0  # of those, the heuristic's own bid (no shift)
+    bid_shift: float = 0.0  # the heuristic's bid_shift the advisor models it with
+
+    def name(self) -> str:
+        """The policy name of this model (``heuristic`` where every figure is the default)."""
+        parts = [f"bid_shift={self.bid_shift!r}"] if self.bid_shift else []
+        parts += [f"play_noise={self.noise!r}"] if self.noise > DEFAULT_PLAY_NOISE else []
+        return ":".join(["heuristic", *parts])
 
 
 class TablePlay:
@@ -60,11 +114,21 @@ class TablePlay:
         self.n_players = n_players
         self._chose: list[list[int]] = [[] for _ in range(n_players)]
         self._legal: list[list[int]] = [[] for _ in range(n_players)]
+        self._bid_like = np.zeros((n_players, len(SHIFT_GRID)))
+        self._bids = np.zeros(n_players, np.int64)
+        self._model_bids = np.zeros(n_players, np.int64)
 
-    def add_round(self, seat_player, r: int, hands, turn_up: int, trump: int, bids, order) -> None:
+    def add_round(self, seat_player, r: int, hands, turn_up: int, trump: int, bids, order, hook: bool = False) -> None:
         """One finished round: ``hands`` (players,) masks as dealt, ``bids`` by seat, ``order`` the cards in
-        order of play (seat 1 leads), ``seat_player`` the player at each seat (0-based)."""
+        order of play (seat 1 leads), ``seat_player`` the player at each seat (0-based), ``hook`` the game's."""
         players = len(seat_player)
+        like = bid_log_likelihoods(players, r, hook, hands, turn_up, trump, bids)
+        for seat in range(players):
+            player = seat_player[seat]
+            self._bid_like[player] += like[seat]
+            self._bids[player] += 1
+            # the model's own bid is the likeliest one: its likelihood is the grid's highest at shift 0
+            self._model_bids[player] += int(like[seat, _AT_ZERO] >= like[seat].max() - 1e-12)
         n_played = len(order)
         out = np.zeros((max(n_played, 1), 3), np.int64)
         play_choices(players, r, np.asarray(hands, np.uint64).copy(), int(turn_up), int(trump),
@@ -77,22 +141,21 @@ class TablePlay:
 
     def player(self, p: int) -> PlayerPlay:
         chose, legal = self._chose[p], self._legal[p]
+        like = self._bid_like[p]
+        # bids that shift 0 explains as well as any shift keep the model's own (as cards keep the default noise)
+        shift = 0.0 if like[_AT_ZERO] >= like.max() - 1e-9 else round(shift_posterior_mean(like), 1) + 0.0
+        bids = (int(self._bids[p]), int(self._model_bids[p]), shift)
         if not chose:
-            return PlayerPlay()
+            return PlayerPlay(0, 0, DEFAULT_PLAY_NOISE, *bids)
         noise = max(DEFAULT_PLAY_NOISE, noise_posterior_mean(np.array(chose), np.array(legal)))
-        return PlayerPlay(len(chose), int(sum(chose)), round(noise, 2))
+        return PlayerPlay(len(chose), int(sum(chose)), round(noise, 2), *bids)
 
     def policies(self, seat_player, me_seat: int) -> list[str]:
         """The opponents' model for a round seated as ``seat_player``, one name per seat other than
         ``me_seat`` (0-based) in seat order, for ``advise(policy=...)``: the heuristic with each player's
-        learned noise (the plain name where it is the default, so the answer is the untold one)."""
-        names = []
-        for seat, p in enumerate(seat_player):
-            if seat == me_seat:
-                continue
-            noise = self.player(p).noise
-            names.append("heuristic" if noise <= DEFAULT_PLAY_NOISE else f"heuristic:play_noise={noise!r}")
-        return names
+        learned noise and bid shift (the plain name where both are the defaults, so the answer is the
+        untold one)."""
+        return [self.player(p).name() for seat, p in enumerate(seat_player) if seat != me_seat]
 
 
 def distinct_ids(cards) -> list[int]:
@@ -129,7 +192,7 @@ def learn_table(record, before: int | None = None) -> TablePlay:
         if turn_up >= FIRST_WIZARD:  # its id must differ from the played Wizards' and Jesters'
             kind = [c for c in order if (c >= FIRST_JESTER) == (turn_up >= FIRST_JESTER) and c >= FIRST_WIZARD]
             turn_up = (FIRST_JESTER if turn_up >= FIRST_JESTER else FIRST_WIZARD) + len(kind)
-        table.add_round(f.seat_player, f.r, hands, turn_up, f.trump, f.bids_by_seat, order)
+        table.add_round(f.seat_player, f.r, hands, turn_up, f.trump, f.bids_by_seat, order, record.hook)
     return table
 
 

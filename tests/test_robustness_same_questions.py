@@ -180,4 +180,4 @@ def test_learn_reads_the_tables_earlier_rounds(robustness):
     told, seen = robustness.learned_table(names, 10, 3, 2)
     noise = seen["noise"]
     assert noise[0] > 0.3 and noise[1] == noise[3] == 0.1 and seen["bid_shift"][1] == seen["bid_shift"][3] == 0.0
-    assert ":play_noise=0." in told["policy"][0] and told["policy"][1:] == ["heuristic", "heuristic"]
+    assert told["policy"] == ["random", "heuristic", "heuristic"]  # its bids and cards: blind

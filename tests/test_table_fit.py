@@ -14,6 +14,7 @@ from wizsim.advisor.question import AdviceError
 from wizsim.advisor.table_fit import (
     SHIFT_GRID,
     bid_log_likelihoods,
+    blind_posterior,
     distinct_ids,
     learn_table,
     learned_policy,
@@ -88,6 +89,18 @@ def test_shift_posterior_is_the_prior_without_evidence_and_follows_it():
     assert 0.5 < shift_posterior_mean(cut) < 0.7
 
 
+def test_blind_posterior_is_exact_on_small_cases():
+    flat = np.full(len(SHIFT_GRID), np.log(1 / 4))
+    # bids as likely under every shift as under blind bidding, no cards: the prior, the seat doubt
+    assert blind_posterior(flat, np.log(4), [], []) == pytest.approx(0.15, abs=1e-12)
+    # and one choice of the model's card among 2: under the model 1 - e/2 with E[e] = 0.1 -> 0.95; blind 1/2
+    want = 0.15 * 0.5 / (0.15 * 0.5 + 0.85 * 0.95)
+    assert blind_posterior(flat, np.log(4), [1], [2]) == pytest.approx(want, abs=1e-4)
+    # a card that is not the model's: 0.1 / 2 = 0.05 under the model
+    want = 0.15 * 0.5 / (0.15 * 0.5 + 0.85 * 0.05)
+    assert blind_posterior(flat, np.log(4), [0], [2]) == pytest.approx(want, abs=1e-4)
+
+
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_a_games_bids_show_each_players_shift(seed):
     seats = ["heuristic", "heuristic:bid_shift=-0.5", "heuristic:bid_shift=0.5", "random"]
@@ -99,6 +112,9 @@ def test_a_games_bids_show_each_players_shift(seed):
     assert -0.7 <= seen[1].bid_shift <= -0.3 and 0.3 <= seen[2].bid_shift <= 0.7
     assert seen[1].model_bids < 15 and seen[2].model_bids < 15
     assert seen[2].name() == f"heuristic:bid_shift={seen[2].bid_shift!r}"
+    # the random player's bids and cards: blind (it is modelled as random), the heuristic players' not
+    assert seen[3].blind > 0.99 and seen[3].name() == "random"
+    assert max(x.blind for x in seen[:3]) < 0.01
 
 
 def test_distinct_ids_numbers_wizards_and_jesters_in_order_of_play():
@@ -148,8 +164,7 @@ def test_learned_policy_seats_each_player_as_in_the_round_in_progress(game):
     names = learned_policy(rec, me_seat, 4, r=k + 1)
     others = [p for p in seats if p != 0]
     table = learn_table(rec)
-    want = {0: "heuristic", 1: f"heuristic:bid_shift={table.player(1).bid_shift!r}:play_noise={table.player(1).noise!r}",
-            2: "heuristic", 3: f"heuristic:bid_shift={table.player(3).bid_shift!r}"}
+    want = {0: "heuristic", 1: "random", 2: "heuristic", 3: f"heuristic:bid_shift={table.player(3).bid_shift!r}"}
     assert names == [want[p] for p in others]
     assert table.player(3).bid_shift > 0  # the high bidder
 
@@ -185,7 +200,8 @@ def test_cli_advise_game_uses_the_learned_model_and_refuses_a_second_one(game, t
             "--game", str(path), *bids, "--json"]
     out = CliRunner().invoke(main, args)
     assert out.exit_code == 0, out.output
-    assert ":play_noise=0." in json.loads(out.output)["policy"] and "bid_shift=0." in json.loads(out.output)["policy"]
+    assert json.loads(out.output)["policy"].split(",") == learned_policy(rec, seat, 4, r=10)
+    assert "random" in json.loads(out.output)["policy"] and "bid_shift=0." in json.loads(out.output)["policy"]
     again = CliRunner().invoke(main, [*args, "--policy", "random"])
     assert again.exit_code == 2 and "leave out --policy" in again.output
     wrong = CliRunner().invoke(main, [*args[:-1], "--hand", "W,AS,3H"])

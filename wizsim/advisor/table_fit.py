@@ -20,6 +20,12 @@ on a grid (``SHIFT_GRID``, the registry's range). The likelihood is the opponent
 the others less the further off); with a prior N(0, 0.3) its posterior mean, rounded to 0.1, is the
 player's shift; bids that shift 0 explains as well as any other keep 0 (a heuristic player's do), so a
 table that bids like the model gets the untold answer.
+
+And which model: the heuristic (with the prior on its shift and noise integrated out) or a blind player
+(``random``: every legal bid and card alike, so its bids tell nothing). Their marginal likelihoods over
+the player's bids and cards, with the advisor's prior that a seat is blind (``DEFAULT_SEAT_DOUBT``),
+give the probability that the player is blind (``PlayerPlay.blind``); above one half it is modelled as
+``random``.
 """
 
 from __future__ import annotations
@@ -28,10 +34,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from wizsim.advisor.opponents import DEFAULT_BID_TRUST, DEFAULT_PLAY_NOISE
+from wizsim.advisor.opponents import DEFAULT_BID_TRUST, DEFAULT_PLAY_NOISE, DEFAULT_SEAT_DOUBT
 from wizsim.cards import FIRST_JESTER, FIRST_WIZARD
 from wizsim.policies.heuristic import P_BID_SHIFT
-from wizsim.policies.model import MODEL_BLIND, MODEL_HEURISTIC, bids_likelihood, play_choices
+from wizsim.policies.model import MODEL_BLIND, MODEL_HEURISTIC, bids_likelihood, n_legal_bids, play_choices
+from wizsim.rules.kernels import forbidden_bid
 
 NOISE_GRID = np.linspace(0.0, 1.0, 201)
 # Beta(1, 9) on the grid: mean 0.1 (the default), about ten cards' worth of evidence; with the trapezoid
@@ -44,6 +51,7 @@ SHIFT_GRID = np.round(np.linspace(-1.0, 1.0, 41), 2)  # the heuristic's bid_shif
 SHIFT_PRIOR_SD = 0.3
 _SHIFT_PRIOR_LOG = -0.5 * (SHIFT_GRID / SHIFT_PRIOR_SD) ** 2
 _AT_ZERO = int(np.flatnonzero(SHIFT_GRID == 0.0)[0])
+_SHIFT_PRIOR_WEIGHTS = np.exp(_SHIFT_PRIOR_LOG) / np.exp(_SHIFT_PRIOR_LOG).sum()
 
 
 def bid_log_likelihoods(players: int, r: int, hook: bool, hands, turn_up: int, trump: int, bids) -> np.ndarray:
@@ -75,16 +83,40 @@ def shift_posterior_mean(log_like: np.ndarray) -> float:
     return float((w * SHIFT_GRID).sum() / w.sum())
 
 
-def noise_posterior_mean(chose: np.ndarray, n_legal: np.ndarray) -> float:
-    """The posterior mean of the play noise ``e`` given, per card chosen among ``n_legal > 1`` cards,
-    whether it was the model's card (``chose``), under the Beta(1, 9) prior."""
+def _log_sum(log_terms: np.ndarray, weights: np.ndarray) -> float:
+    """log(sum(weights * exp(log_terms)))."""
+    top = log_terms.max()
+    return float(top + np.log((weights * np.exp(log_terms - top)).sum()))
+
+
+def _card_log_likelihoods(chose: np.ndarray, n_legal: np.ndarray) -> np.ndarray:
+    """Per noise of the grid, the log-likelihood of the choices (``n_legal > 1`` only)."""
     chose = np.asarray(chose, np.float64)
     n = np.asarray(n_legal, np.float64)
     keep = n > 1
     chose, n = chose[keep], n[keep]
     e = NOISE_GRID[:, None]
     p = np.where(chose[None, :] > 0, 1.0 - e + e / n[None, :], e / n[None, :])
-    log_post = _PRIOR_LOG + np.log(np.maximum(p, 1e-300)).sum(axis=1)
+    return np.log(np.maximum(p, 1e-300)).sum(axis=1)
+
+
+def blind_posterior(bid_log_like: np.ndarray, n_bid_choices: float, chose, n_legal) -> float:
+    """P(the player is blind | its bids and cards): the heuristic's marginal likelihood (its shift's and
+    noise's priors integrated out; ``bid_log_like`` on ``SHIFT_GRID``) against uniform choices
+    (``n_bid_choices``: the sum of log(legal bids) over its bids), with prior ``DEFAULT_SEAT_DOUBT``."""
+    n = np.asarray(n_legal, np.float64)
+    model = _log_sum(bid_log_like, _SHIFT_PRIOR_WEIGHTS)
+    if len(n):
+        model += _log_sum(_card_log_likelihoods(chose, n), _PRIOR / _PRIOR.sum())
+    blind = -n_bid_choices - float(np.log(n[n > 1]).sum())
+    odds = np.log(DEFAULT_SEAT_DOUBT / (1.0 - DEFAULT_SEAT_DOUBT)) + blind - model
+    return float(1.0 / (1.0 + np.exp(-odds))) if odds < 700 else 1.0
+
+
+def noise_posterior_mean(chose: np.ndarray, n_legal: np.ndarray) -> float:
+    """The posterior mean of the play noise ``e`` given, per card chosen among ``n_legal > 1`` cards,
+    whether it was the model's card (``chose``), under the Beta(1, 9) prior."""
+    log_post = _PRIOR_LOG + _card_log_likelihoods(chose, n_legal)
     w = np.exp(log_post - log_post.max())
     return float((w * NOISE_GRID).sum() / w.sum())
 
@@ -99,9 +131,12 @@ class PlayerPlay:
     bids: int = 0  # bids made with a hand the record shows
     model_bids: int = 0  # of those, the heuristic's own bid (no shift)
     bid_shift: float = 0.0  # the heuristic's bid_shift the advisor models it with
+    blind: float = DEFAULT_SEAT_DOUBT  # the probability that it bids and plays blind (then: ``random``)
 
     def name(self) -> str:
         """The policy name of this model (``heuristic`` where every figure is the default)."""
+        if self.blind > 0.5:
+            return "random"
         parts = [f"bid_shift={self.bid_shift!r}"] if self.bid_shift else []
         parts += [f"play_noise={self.noise!r}"] if self.noise > DEFAULT_PLAY_NOISE else []
         return ":".join(["heuristic", *parts])
@@ -117,6 +152,7 @@ class TablePlay:
         self._bid_like = np.zeros((n_players, len(SHIFT_GRID)))
         self._bids = np.zeros(n_players, np.int64)
         self._model_bids = np.zeros(n_players, np.int64)
+        self._bid_choices = np.zeros(n_players)  # sum of log(legal bids) over each player's bids
 
     def add_round(self, seat_player, r: int, hands, turn_up: int, trump: int, bids, order, hook: bool = False) -> None:
         """One finished round: ``hands`` (players,) masks as dealt, ``bids`` by seat, ``order`` the cards in
@@ -129,6 +165,8 @@ class TablePlay:
             self._bids[player] += 1
             # the model's own bid is the likeliest one: its likelihood is the grid's highest at shift 0
             self._model_bids[player] += int(like[seat, _AT_ZERO] >= like[seat].max() - 1e-12)
+            forbidden = forbidden_bid(bool(hook), seat, players, r, int(np.sum(np.asarray(bids[:seat], np.int64))))
+            self._bid_choices[player] += np.log(n_legal_bids(r, forbidden))
         n_played = len(order)
         out = np.zeros((max(n_played, 1), 3), np.int64)
         play_choices(players, r, np.asarray(hands, np.uint64).copy(), int(turn_up), int(trump),
@@ -144,7 +182,9 @@ class TablePlay:
         like = self._bid_like[p]
         # bids that shift 0 explains as well as any shift keep the model's own (as cards keep the default noise)
         shift = 0.0 if like[_AT_ZERO] >= like.max() - 1e-9 else round(shift_posterior_mean(like), 1) + 0.0
-        bids = (int(self._bids[p]), int(self._model_bids[p]), shift)
+        blind = blind_posterior(like, self._bid_choices[p], np.array(chose), np.array(legal)) \
+            if self._bids[p] or chose else DEFAULT_SEAT_DOUBT
+        bids = (int(self._bids[p]), int(self._model_bids[p]), shift, round(blind, 4))
         if not chose:
             return PlayerPlay(0, 0, DEFAULT_PLAY_NOISE, *bids)
         noise = max(DEFAULT_PLAY_NOISE, noise_posterior_mean(np.array(chose), np.array(legal)))

@@ -238,6 +238,8 @@ def test_a_whole_game_at_the_table(server, browser, game, tmp_path):
                for dd in page.find_elements("css selector", "#review-figures dd")}
     for key in ("mean_loss", "decisions_rated", "share_within_precision", "decisions_skipped"):
         assert figures[key] == cli[key], key
+    # Bob's random play in rounds 4 and 5 is learned: the later rounds' bids were asked with it, as on the page
+    assert cli["learned"] and figures["learned"] == cli["learned"]
     close = [tr for tr in page.find_elements("css selector", "#review-table tbody tr")
              if json.loads(tr.get_attribute("data-decision"))["close_call"]]
     assert all("close call" in tr.text for tr in close)

@@ -871,8 +871,15 @@ function showReview(a, round) {
       a.share_within_precision === null ? "\u2013" : `${(100 * a.share_within_precision).toFixed(0)}%`],
     ["decisions_skipped", "Not rated (no hand entered)", String(a.decisions_skipped ?? 0)],
   ];
+  // the rounds whose bid (and trump) were asked with the opponents' model learned from the rounds before
+  const learned = Object.keys(a.learned || {});
+  if (learned.length) {
+    figures.push(["learned", "Bids asked with what the game had shown",
+      `round${learned.length > 1 ? "s" : ""} ${learned.join(", ")} (the others' play and bids learned from the rounds before)`]);
+  }
   $("review-figures").replaceChildren(...figures.flatMap(([key, label, text]) => {
-    const dd = el("dd", { "data-key": key, "data-value": a[key] === null || a[key] === undefined ? "null" : String(a[key]), text });
+    const value = a[key] === null || a[key] === undefined ? "null" : typeof a[key] === "object" ? JSON.stringify(a[key]) : String(a[key]);
+    const dd = el("dd", { "data-key": key, "data-value": value, text });
     return [el("dt", { text: label }), dd];
   }));
   $("review-table").querySelector("tbody").replaceChildren(...a.decisions.map((d) => {

@@ -108,6 +108,12 @@ def interval(x: np.ndarray) -> dict:
     return {"mean": float(x.mean()), "low": float(x.mean() - half), "high": float(x.mean() + half), "n": int(len(x))}
 
 
+def _learned() -> tuple:
+    from wizsim.advisor import table_fit
+
+    return table_fit.MODELLED
+
+
 def learned_table(names: list[str], r: int, i: int, hero: int) -> tuple[dict, dict]:
     """``--learn``: the table's play and bids as the advisor learns them from the game so far, rounds 1 .. r - 1 played
     by the same seats (their own deals: seed ``SEED + 1``, index i), and the opponents' model that gives
@@ -526,6 +532,8 @@ def main() -> None:
                     "default: the heuristic)")
     ap.add_argument("--learn", action="store_true", help="bid advice: the advisor learns each seat's play noise and bid shift "
                     "from rounds 1 .. r - 1 played by the same table (the game so far)")
+    ap.add_argument("--learn-what", default=None, help="with --learn: the comma list of figures the opponents' "
+                    "model takes (noise, bid_shift, blind; default: the advisor's, table_fit.MODELLED)")
     ap.add_argument("--no-play", action="store_true", help="bid advice only")
     ap.add_argument("--no-bid", action="store_true", help="play advice only")
     ap.add_argument("--quick", action="store_true", help="r = 6 and 10 only")
@@ -541,6 +549,13 @@ def main() -> None:
     if args.learn and not args.merge and (args.policy or not args.no_play):
         ap.error("--learn needs --no-play and no --policy: it is the bid advisor's own model of the table")
     LEARN = args.learn
+    if args.learn_what is not None:
+        from wizsim.advisor import table_fit
+
+        what = tuple(x.strip() for x in args.learn_what.split(",") if x.strip())
+        if not args.learn or set(what) - {"noise", "bid_shift", "blind"}:
+            ap.error("--learn-what needs --learn and names of noise, bid_shift, blind")
+        table_fit.MODELLED = what
     rounds = (6, 10) if args.quick else tuple(int(x) for x in args.rounds.split(","))
     tables = TABLES if args.tables is None else {k: TABLES[k] for k in args.tables.split(",")}
     deals = args.deals if args.deals is not None else max(4, args.questions // 4)
@@ -584,7 +599,7 @@ def main() -> None:
     out = {"machine": {"cpu": platform.processor() or platform.machine(), "cores": os.cpu_count(),
                        "date": time.strftime("%Y-%m-%d"), "loadavg": os.getloadavg()},
            "seed": SEED, "hero": HERO, "first": first, "questions": questions, "deals": deals, "trust": play_trust,
-           **({"learn": True} if LEARN else {}),
+           **({"learn": True, "learned": list(_learned())} if LEARN else {}),
            **({"against": {"run": Path(args.against).name, "change": paired}} if paired else {}), "results": results, "pooled": pooled, "same_questions": same, "advised_vs_own": sides}
     path = Path(args.out) if args.out else Path(__file__).parent / "results" / (
         "robustness-quick.json" if args.quick else "robustness.json")

@@ -40,6 +40,8 @@ from wizsim.policies.heuristic import P_BID_SHIFT
 from wizsim.policies.model import MODEL_BLIND, MODEL_HEURISTIC, bids_likelihood, n_legal_bids, play_choices
 from wizsim.rules.kernels import forbidden_bid
 
+# The figures the opponents' model takes from what the game showed (the others are reported only).
+MODELLED = ("noise", "bid_shift", "blind")
 NOISE_GRID = np.linspace(0.0, 1.0, 201)
 # Beta(1, 9) on the grid: mean 0.1 (the default), about ten cards' worth of evidence; with the trapezoid
 # rule's half weights at the ends, so the posterior mean is the integral's to within 1e-4
@@ -133,12 +135,14 @@ class PlayerPlay:
     bid_shift: float = 0.0  # the heuristic's bid_shift the advisor models it with
     blind: float = DEFAULT_SEAT_DOUBT  # the probability that it bids and plays blind (then: ``random``)
 
-    def name(self) -> str:
-        """The policy name of this model (``heuristic`` where every figure is the default)."""
-        if self.blind > 0.5:
+    def name(self, used=None) -> str:
+        """The policy name of this model (``heuristic`` where every figure is the default), from the figures
+        in ``used`` (default ``MODELLED``)."""
+        used = MODELLED if used is None else used
+        if "blind" in used and self.blind > 0.5:
             return "random"
-        parts = [f"bid_shift={self.bid_shift!r}"] if self.bid_shift else []
-        parts += [f"play_noise={self.noise!r}"] if self.noise > DEFAULT_PLAY_NOISE else []
+        parts = [f"bid_shift={self.bid_shift!r}"] if self.bid_shift and "bid_shift" in used else []
+        parts += [f"play_noise={self.noise!r}"] if self.noise > DEFAULT_PLAY_NOISE and "noise" in used else []
         return ":".join(["heuristic", *parts])
 
 

@@ -530,7 +530,7 @@ def main() -> None:
                     "blind on its own in the worlds' weights (default: the advisor's)")
     ap.add_argument("--hero", default=HERO, help="the hero's own policy (bid advice is told it as its play; "
                     "default: the heuristic)")
-    ap.add_argument("--learn", action="store_true", help="bid advice: the advisor learns each seat's play noise and bid shift "
+    ap.add_argument("--learn", action="store_true", help="bid advice: the advisor learns each seat's play noise (and what --learn-what names) "
                     "from rounds 1 .. r - 1 played by the same table (the game so far)")
     ap.add_argument("--learn-what", default=None, help="with --learn: the comma list of figures the opponents' "
                     "model takes (noise, bid_shift, blind; default: the advisor's, table_fit.MODELLED)")
@@ -581,6 +581,10 @@ def main() -> None:
         questions = max((x["bid"]["questions"] for x in results), default=0)  # per table and round size
         deals = max((x["play"]["deals"] for x in results if x["play"]), default=0)  # per table and round size
         play_trust, HERO, LEARN = runs[0]["trust"], runs[0].get("hero", HERO), runs[0].get("learn", False)
+        if LEARN and "learned" in runs[0]:
+            from wizsim.advisor import table_fit
+
+            table_fit.MODELLED = tuple(runs[0]["learned"])  # what the merged runs' model took
     else:
         results = []
         first, questions = args.first, args.questions

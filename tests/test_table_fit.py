@@ -111,9 +111,10 @@ def test_a_games_bids_show_each_players_shift(seed):
     assert seen[0].model_bids == 15 and seen[0].bid_shift == 0.0 and seen[0].name() == "heuristic"
     assert -0.7 <= seen[1].bid_shift <= -0.3 and 0.3 <= seen[2].bid_shift <= 0.7
     assert seen[1].model_bids < 15 and seen[2].model_bids < 15
-    assert seen[2].name() == f"heuristic:bid_shift={seen[2].bid_shift!r}"
-    # the random player's bids and cards: blind (it is modelled as random), the heuristic players' not
-    assert seen[3].blind > 0.99 and seen[3].name() == "random"
+    assert seen[2].name(("bid_shift",)) == f"heuristic:bid_shift={seen[2].bid_shift!r}"
+    assert seen[2].name() == "heuristic"  # the model takes the noise only (table_fit.MODELLED)
+    # the random player's bids and cards: blind, the heuristic players' not
+    assert seen[3].blind > 0.99 and seen[3].name(("blind",)) == "random"
     assert max(x.blind for x in seen[:3]) < 0.01
 
 
@@ -164,9 +165,13 @@ def test_learned_policy_seats_each_player_as_in_the_round_in_progress(game):
     names = learned_policy(rec, me_seat, 4, r=k + 1)
     others = [p for p in seats if p != 0]
     table = learn_table(rec)
-    want = {0: "heuristic", 1: "random", 2: "heuristic", 3: f"heuristic:bid_shift={table.player(3).bid_shift!r}"}
+    want = {0: "heuristic", 1: f"heuristic:play_noise={table.player(1).noise!r}", 2: "heuristic", 3: "heuristic"}
     assert names == [want[p] for p in others]
-    assert table.player(3).bid_shift > 0  # the high bidder
+    # the high bidder's shift and the random player's blindness are its figures, not (by default) the model's
+    assert table.player(3).bid_shift > 0 and table.player(1).blind > 0.9
+    full = ("noise", "bid_shift", "blind")
+    assert table.player(1).name(full) == "random"
+    assert table.player(3).name(full) == f"heuristic:bid_shift={table.player(3).bid_shift!r}"
 
 
 def test_learned_policy_is_none_at_a_table_of_the_model():
@@ -201,7 +206,7 @@ def test_cli_advise_game_uses_the_learned_model_and_refuses_a_second_one(game, t
     out = CliRunner().invoke(main, args)
     assert out.exit_code == 0, out.output
     assert json.loads(out.output)["policy"].split(",") == learned_policy(rec, seat, 4, r=10)
-    assert "random" in json.loads(out.output)["policy"] and "bid_shift=0." in json.loads(out.output)["policy"]
+    assert "heuristic:play_noise=0." in json.loads(out.output)["policy"]
     again = CliRunner().invoke(main, [*args, "--policy", "random"])
     assert again.exit_code == 2 and "leave out --policy" in again.output
     wrong = CliRunner().invoke(main, [*args[:-1], "--hand", "W,AS,3H"])

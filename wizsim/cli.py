@@ -438,8 +438,8 @@ def simulate(players, round_size, rounds, games, policy, policies, hook, seed, t
                    "advice weighs its deals by it.")
 @click.option("--game", type=click.Path(dir_okay=False), default=None,
               help="Bid and trump advice: a game record (docs/game-record.md) of the game so far; the opponents' "
-                   "model learns each player's play noise and bid shift, or that it plays at random, from its finished "
-                   "rounds (those with every card played), seated as in the round in progress.")
+                   "model learns each player's play noise from its finished rounds (those with every card played), "
+                   "seated as in the round in progress.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the table.")
 @bad_input_is_usage_error
 def advise(hand, trump, seat, players, bids, played, hook, trump_card, samples, seed, policy, play, bid_trust,

@@ -1,5 +1,5 @@
-"""How the table has played so far: each player's play noise and bid shift, learned from the game's
-finished rounds.
+"""How the table has played so far: each player's play noise, bid shift and whether it plays blind,
+learned from the game's finished rounds.
 
 A finished round shows every card each player held, so each card a player chose can be set against the
 card the model (the heuristic) would have played in its place (``policies.model.play_choices``). The
@@ -24,8 +24,12 @@ table that bids like the model gets the untold answer.
 And which model: the heuristic (with the prior on its shift and noise integrated out) or a blind player
 (``random``: every legal bid and card alike, so its bids tell nothing). Their marginal likelihoods over
 the player's bids and cards, with the advisor's prior that a seat is blind (``DEFAULT_SEAT_DOUBT``),
-give the probability that the player is blind (``PlayerPlay.blind``); above one half it is modelled as
+give the probability that the player is blind (``PlayerPlay.blind``); above one half ``name`` gives
 ``random``.
+
+What the opponents' model takes of these is ``MODELLED``: the play noise only. The bid shift and the
+blind probability are each player's figures (``TablePlay.player``) but measured no better as a model
+(the comment at ``MODELLED``); ``PlayerPlay.name(used=...)`` and ``robustness.py --learn-what`` try them.
 """
 
 from __future__ import annotations
@@ -40,8 +44,13 @@ from wizsim.policies.heuristic import P_BID_SHIFT
 from wizsim.policies.model import MODEL_BLIND, MODEL_HEURISTIC, bids_likelihood, n_legal_bids, play_choices
 from wizsim.rules.kernels import forbidden_bid
 
-# The figures the opponents' model takes from what the game showed (the others are reported only).
-MODELLED = ("noise", "bid_shift", "blind")
+# The figures the opponents' model takes from what the game showed; the others are reported only (measured
+# with benchmarks/robustness.py --learn --learn-what against the noise alone, paired on the same questions:
+# the bid shift moved nothing at the tables that bid shifted (heuristic:bid_shift=+-0.5, 1,200 questions
+# each: observed - predicted -0.005 and -0.001, value -0.12 and -0.12 points a round) nor at
+# search:worlds=8 (2,400 questions: -0.002 and +0.001); modelling a player seen as blind as random gained
+# +0.36 [-0.24, +0.96] at the random table and lost -0.52 [-0.99, -0.04] at the mixed one, 2,400 each).
+MODELLED = ("noise",)
 NOISE_GRID = np.linspace(0.0, 1.0, 201)
 # Beta(1, 9) on the grid: mean 0.1 (the default), about ten cards' worth of evidence; with the trapezoid
 # rule's half weights at the ends, so the posterior mean is the integral's to within 1e-4
@@ -196,8 +205,8 @@ class TablePlay:
 
     def policies(self, seat_player, me_seat: int) -> list[str]:
         """The opponents' model for a round seated as ``seat_player``, one name per seat other than
-        ``me_seat`` (0-based) in seat order, for ``advise(policy=...)``: the heuristic with each player's
-        learned noise and bid shift (the plain name where both are the defaults, so the answer is the
+        ``me_seat`` (0-based) in seat order, for ``advise(policy=...)``: each player's ``name`` from the
+        ``MODELLED`` figures (the plain ``heuristic`` where they are the defaults, so the answer is the
         untold one)."""
         return [self.player(p).name() for seat, p in enumerate(seat_player) if seat != me_seat]
 

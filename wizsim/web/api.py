@@ -88,8 +88,8 @@ class AdviseRequest(BaseModel):
     doubt: float | None = Field(None, description="The prior chance that the table plays blind (random bids and "
                                 "cards) rather than as modelled, 0..1 (default: the CLI's).")
     game: dict | None = Field(None, description="Bid and trump advice: the game so far as a game record "
-                              "(docs/game-record.md); the opponents' model learns each player's play and bids from "
-                              "its finished rounds (``wizsim advise --game``).")
+                              "(docs/game-record.md); the opponents' model learns each player's play from its "
+                              "finished rounds (``wizsim advise --game``).")
 
 
 def validation_message(errors: list[dict], body: Any = None) -> tuple[int, str]:

@@ -25,7 +25,7 @@ def test_output_is_the_contract_object_costliest_first():
     rv = review(EXAMPLE, samples=SAMPLES, seed=1)
     d = rv.to_dict()
     assert list(d) == ["decisions", "mean_loss", "decisions_rated", "share_within_precision", "decisions_skipped",
-                       "learned"]
+                       "learned", "players"]
     assert d["learned"] == {}  # every player of the example played the model's cards: nothing learned
     assert d["decisions_rated"] == len(d["decisions"]) == 9 and rv.skipped == 0
     assert [tuple(x) for x in d["decisions"]] == [DECISION_FIELDS] * 9
@@ -115,6 +115,26 @@ def test_bids_are_asked_with_what_the_earlier_rounds_showed_as_the_sheet_asks_th
     assert told.learned == {}
     text = render(rv, False)
     assert "learned from the earlier rounds" in text and f"round 6: {', '.join(names)}" in text
+
+
+def test_each_players_figures_are_what_its_finished_rounds_showed():
+    seats = ["heuristic", "random", "heuristic:bid_shift=0.5", "heuristic"]
+    rec = from_games(wizsim.simulate_games(4, 1, seats, seed=7, trick_log=True), 0, me=0)
+    rv = review(rec, samples=100, seed=2, rounds=[2])
+    table = wizsim.learn_table(rec)
+    players = rv.to_dict()["players"]
+    assert [x["player"] for x in players] == list(rec.players)
+    for p, x in enumerate(players):
+        seen = table.player(p)
+        assert (x["choices"], x["model_cards"], x["play_noise"], x["bids"], x["model_bids"], x["bid_shift"],
+                x["blind"]) == (seen.choices, seen.model_cards, seen.noise, seen.bids, seen.model_bids,
+                                seen.bid_shift, seen.blind)
+    assert players[0]["model_cards"] == players[0]["choices"] > 60 and players[0]["model_bids"] == 15
+    assert players[1]["blind"] > 0.99 and players[2]["bid_shift"] > 0.2
+    text = render(rv, False)
+    assert "How each player played" in text
+    row = next(line for line in text.splitlines() if line.strip().startswith(rec.players[1]))
+    assert f"{players[1]['model_cards']}/{players[1]['choices']}" in row and "100%" in row
 
 
 def test_cli_learns_by_default_and_not_with_no_learn(tmp_path):

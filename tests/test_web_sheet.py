@@ -240,6 +240,13 @@ def test_a_whole_game_at_the_table(server, browser, game, tmp_path):
         assert figures[key] == cli[key], key
     # Bob's random play in rounds 4 and 5 is learned: the later rounds' bids were asked with it, as on the page
     assert cli["learned"] and figures["learned"] == cli["learned"]
+    # how each player played: the rounds with their cards entered show Bob unlike the heuristic
+    rows = [json.loads(tr.get_attribute("data-player"))
+            for tr in page.find_elements("css selector", "#review-players tbody tr")]
+    assert rows == [x for x in cli["players"] if x["choices"] or x["bids"]] and len(rows) == 3
+    bob = next(tr for tr in page.find_elements("css selector", "#review-players tbody tr") if tr.text.startswith("Bob"))
+    x = cli["players"][1]
+    assert f"{x['model_cards']} of {x['choices']}" in bob.text and x["model_cards"] < x["choices"]
     close = [tr for tr in page.find_elements("css selector", "#review-table tbody tr")
              if json.loads(tr.get_attribute("data-decision"))["close_call"]]
     assert all("close call" in tr.text for tr in close)

@@ -293,6 +293,16 @@ def render_review(rv) -> str:
             lines.append(f"  {d['round']:>5}  {d['kind']:<5}  {d['chosen']!s:>6}  {d['best']!s:>6}  "
                          f"{_signed(d['ev_chosen']):>11}  {_signed(d['ev_best']):>9}  {_num(d['loss']):>6}  "
                          f"{interval:>16}  {mark}".rstrip())
+    shown = [x for x in rv.table if x["choices"] or x["bids"]]
+    if shown:
+        lines += ["", "How each player played: the heuristic's card and the heuristic's bid, of its choices in the "
+                      "finished rounds:",
+                  f"  {'player':<12}  {'its card':>13}  {'play noise':>10}  {'its bid':>9}  {'bid shift':>9}  {'blind':>6}"]
+        for x in shown:
+            cards = f"{x['model_cards']}/{x['choices']}" if x["choices"] else "-"
+            bids = f"{x['model_bids']}/{x['bids']}" if x["bids"] else "-"
+            lines.append(f"  {x['player'][:12]:<12}  {cards:>13}  {x['play_noise']:>10.2f}  {bids:>9}  "
+                         f"{x['bid_shift']:>+9.1f}  {x['blind']:>6.0%}")
     if rv.learned:
         lines += ["", "Trump and bid asked with the opponents' model learned from the earlier rounds (their play "
                       "noise): " + "; ".join(f"round {r}: {', '.join(names)}" for r, names in rv.learned.items())]

@@ -28,6 +28,11 @@ per-deal difference of the two choices' scores (weighted like the advice). A dec
 mistake. Exact answers (round 1's bid, enumerated play states) have no sampling error: their interval is
 the loss itself.
 
+How each player played (``"players"``, one entry per player of the record): what its finished rounds
+showed against the model (``advisor.table_fit``): the cards it chose among two or more and how many were
+the heuristic's, its play noise, its bids and how many were the heuristic's own, its bid shift and the
+probability that it plays blind. The opponents' model takes the noise (``table_fit.MODELLED``).
+
 The result (CONTRACT.md): ``{"decisions": [...], "mean_loss", "decisions_rated",
 "share_within_precision"}``, the decisions listed costliest first (highest ``loss``; ties in the order
 of play), plus ``"decisions_skipped"``: the decisions the record lacks the information for (no hand
@@ -49,6 +54,7 @@ from wizsim.stats import Z95, json_float
 # Deals (worlds) per decision. At 4 players and 15 rounds a review asks 15 bids and about 80 cards
 # (the forced ones are not asked); this count reviews such a game in about 20 s on two cores.
 REVIEW_SAMPLES = 1_000
+PLAYER_FIELDS = ("player", "choices", "model_cards", "play_noise", "bids", "model_bids", "bid_shift", "blind")
 DECISION_FIELDS = ("round", "kind", "chosen", "best", "ev_chosen", "ev_best", "loss", "loss_low", "loss_high",
                    "close_call")
 
@@ -66,6 +72,7 @@ class Review:
     players: list[str] = field(default_factory=list)
     me: int = 0
     learned: dict = field(default_factory=dict)  # round number -> the opponents' model its trump and bid used
+    table: list = field(default_factory=list)  # per player: what its finished rounds showed (PLAYER_FIELDS)
 
     @property
     def decisions_rated(self) -> int:
@@ -91,7 +98,7 @@ class Review:
         return {"decisions": [dict(d) for d in self.decisions], "mean_loss": json_float(self.mean_loss)
                 if self.mean_loss is not None else None, "decisions_rated": self.decisions_rated,
                 "share_within_precision": self.share_within_precision, "decisions_skipped": self.skipped,
-                "learned": {str(r): names for r, names in self.learned.items()}}
+                "learned": {str(r): names for r, names in self.learned.items()}, "players": [dict(x) for x in self.table]}
 
 
 @dataclass(frozen=True)
@@ -268,5 +275,13 @@ def review(record, samples: int | None = None, seed: int | None = 0, policy=None
         if progress is not None:
             progress(1, len(tasks))
     order = sorted(range(len(rated)), key=lambda i: (-(rated[i]["loss"] or 0.0), i))
+    from wizsim.advisor.table_fit import learn_table
+
+    seen = learn_table(rec)
+    table = []
+    for p, name in enumerate(rec.players):
+        x = seen.player(p)
+        table.append(dict(zip(PLAYER_FIELDS, (name, x.choices, x.model_cards, x.noise, x.bids, x.model_bids,
+                                              x.bid_shift, x.blind), strict=True)))
     return Review([rated[i] for i in order], skipped, samples, seed, None if policy is None else str(policy),
-                  time.perf_counter() - started, list(rec.players), rec.me, learned or {})
+                  time.perf_counter() - started, list(rec.players), rec.me, learned or {}, table)

@@ -882,6 +882,20 @@ function showReview(a, round) {
     const dd = el("dd", { "data-key": key, "data-value": value, text });
     return [el("dt", { text: label }), dd];
   }));
+  const players = (a.players || []).filter((x) => x.choices || x.bids);
+  $("review-players").hidden = !players.length;
+  $("review-players").querySelector("tbody").replaceChildren(...players.map((x) => {
+    const tr = el("tr");
+    tr.dataset.player = JSON.stringify(x);
+    tr.append(
+      el("td", { text: x.player }),
+      el("td", { class: "num", text: x.choices ? `${x.model_cards} of ${x.choices}` : "\u2013" }),
+      el("td", { class: "num", text: x.play_noise.toFixed(2) }),
+      el("td", { class: "num", text: x.bids ? `${x.model_bids} of ${x.bids}` : "\u2013" }),
+      el("td", { class: "num", text: (x.bid_shift >= 0 ? "+" : "") + x.bid_shift.toFixed(1) }),
+      el("td", { class: "num", text: `${Math.round(100 * x.blind)}%` }));
+    return tr;
+  }));
   $("review-table").querySelector("tbody").replaceChildren(...a.decisions.map((d) => {
     const isLost = d.loss_low !== null && d.loss_low > 0;
     const verdict = isLost ? "lost" : d.close_call ? "close call" : d.loss === 0 ? "best" : "within precision";

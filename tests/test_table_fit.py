@@ -90,15 +90,17 @@ def test_shift_posterior_is_the_prior_without_evidence_and_follows_it():
 
 
 def test_blind_posterior_is_exact_on_small_cases():
+    # bids as likely under every shift as under blind bidding: the prior, the seat doubt
     flat = np.full(len(SHIFT_GRID), np.log(1 / 4))
-    # bids as likely under every shift as under blind bidding, no cards: the prior, the seat doubt
-    assert blind_posterior(flat, np.log(4), [], []) == pytest.approx(0.15, abs=1e-12)
-    # and one choice of the model's card among 2: under the model 1 - e/2 with E[e] = 0.1 -> 0.95; blind 1/2
-    want = 0.15 * 0.5 / (0.15 * 0.5 + 0.85 * 0.95)
-    assert blind_posterior(flat, np.log(4), [1], [2]) == pytest.approx(want, abs=1e-4)
-    # a card that is not the model's: 0.1 / 2 = 0.05 under the model
-    want = 0.15 * 0.5 / (0.15 * 0.5 + 0.85 * 0.05)
-    assert blind_posterior(flat, np.log(4), [0], [2]) == pytest.approx(want, abs=1e-4)
+    assert blind_posterior(flat, np.log(4)) == pytest.approx(0.15, abs=1e-12)
+    # one bid among 4 that the model makes (weight 1 / (1 + 0.3 + 0.09 + 0.027)) for shifts >= 0 only and
+    # one step off (0.3 of that) below: P(bid | model) is the prior-weighted mean of the two
+    top = 1 / (1 + 0.3 + 0.09 + 0.027)
+    like = np.log(np.where(SHIFT_GRID >= 0, top, 0.3 * top))
+    w = np.exp(-0.5 * (SHIFT_GRID / 0.3) ** 2)
+    model = float((w * np.exp(like)).sum() / w.sum())
+    want = 0.15 * 0.25 / (0.15 * 0.25 + 0.85 * model)
+    assert blind_posterior(like, np.log(4)) == pytest.approx(want, abs=1e-12)
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])

@@ -47,8 +47,10 @@ from wizsim.rules.kernels import forbidden_bid
 # with benchmarks/robustness.py --learn --learn-what against the noise alone, paired on the same questions:
 # the bid shift moved nothing at the tables that bid shifted (heuristic:bid_shift=+-0.5, 1,200 questions
 # each: observed - predicted -0.005 and -0.001, value -0.12 and -0.12 points a round) nor at
-# search:worlds=8 (2,400 questions: -0.002 and +0.001); modelling a player seen as blind as random gained
-# +0.36 [-0.24, +0.96] at the random table and lost -0.52 [-0.99, -0.04] at the mixed one, 2,400 each).
+# search:worlds=8 (2,400 questions: -0.000 and +0.05); modelling a player seen as blind as random, judged
+# by its bids alone, +0.21 [-0.25, +0.67] points a round at the random table and -0.15 [-0.51, +0.20] at the
+# mixed one, 2,400 questions each (judged by its cards too, it took search players for blind: -0.52
+# [-0.99, -0.04] at mixed).
 MODELLED = ("noise",)
 NOISE_GRID = np.linspace(0.0, 1.0, 201)
 # Beta(1, 9) on the grid: mean 0.1 (the default), about ten cards' worth of evidence; with the trapezoid

@@ -272,6 +272,12 @@ def check_bid_advice(page, rd, facts, before):
     assert untold["table"] != want["table"]  # the page's answer below is the learned one, not the untold one
     assert int(text(page, "best-bid")) == want["best_bid"]
     assert read_bid_table(page) == want["table"]
+    # the page says how it modelled the others from the game, by name in bidding order
+    method = page.find_element("id", "method")
+    assert method.get_attribute("data-learned") == want["policy"]
+    others = [NAMES[p] for p in facts.seat_player if p != 0]
+    names = want["policy"].split(",")
+    assert "From the game so far: " + ", ".join(f"{w} as {n}" for w, n in zip(others, names, strict=True)) in method.text
     tap(page, "#back-to-sheet")
 
 

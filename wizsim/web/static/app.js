@@ -20,6 +20,7 @@ const state = {
   bids: ["", "", "", ""],
   bidShown: null,
   game: null,  // from the score sheet: the game's finished rounds (a game record) and the question they fit
+  askedWithGame: null,  // the game sent with the last question, to say how the others were modelled
 };
 
 const $ = (id) => document.getElementById(id);
@@ -330,8 +331,12 @@ function request() {
   // the game so far, so the opponents' model learns how each player has played: bid and trump advice, the
   // question still the sheet's (same seat, players and round size), no opponents' model named
   const g = state.game;
+  state.askedWithGame = null;
   if (g && !playPhase() && !req.policy && g.seat === state.seat && g.players === state.players
-      && g.r === state.hand.length) req.game = g.record;
+      && g.r === state.hand.length) {
+    req.game = g.record;
+    state.askedWithGame = g;
+  }
   return req;
 }
 
@@ -552,6 +557,16 @@ function showMethod(a, same) {
   el.textContent = a.method === "exact"
     ? `Exact: every one of the ${a.samples.toLocaleString("en")} deals consistent with what you know was enumerated.`
     : `Monte Carlo: ${a.samples.toLocaleString("en")} simulated deals ${same}.`;
+  // asked with the game so far: say how the others were modelled, by name (the policy lists the other seats in order)
+  const g = state.askedWithGame;
+  delete el.dataset.learned;
+  if (g && g.others && a.policy) {
+    const names = a.policy.split(",");
+    if (names.length === g.others.length) {
+      el.dataset.learned = a.policy;
+      el.textContent += " From the game so far: " + g.others.map((who, i) => `${who} as ${names[i]}`).join(", ") + ".";
+    }
+  }
 }
 
 // ---- wiring -----------------------------------------------------------------------------------

@@ -716,7 +716,7 @@ function adviseFromSheet() {
     const rec = toRecord(g);
     rec.rounds = rec.rounds.filter((x) => x.r < rd.r);
     if (rec.rounds.length === k && rec.rounds.every((x) => x.tricks) && rec.rounds.some((x) => x.played)) {
-      state.game = { record: rec, seat, players: n, r: rd.r };
+      state.game = { record: rec, seat, players: n, r: rd.r, others: seats.filter((p) => p !== g.me).map((p) => g.players[p]) };
     }
   }
   $("from-sheet").hidden = false;

@@ -30,6 +30,23 @@ def test_a_frame_under_llvmlite_or_a_del_is_where_an_interrupt_is_dropped():
     assert not _signals.swallowed_here(sys._getframe())
 
 
+def test_a_weakref_callback_is_where_an_interrupt_is_dropped():
+    """importlib frees a module lock in a weakref callback (``_get_module_lock.<locals>.cb``): a Ctrl-C
+    raised there was printed as "Exception ignored" and the command went on (a CI run, at 0.15 s)."""
+    import weakref
+
+    assert _signals.swallowed_here(frame_in("<frozen importlib._bootstrap>", "cb"))
+    frames = []
+
+    class Owner:
+        pass
+
+    owner = Owner()
+    weakref.finalize(owner, lambda: frames.append(sys._getframe()))  # a real finalizer, run by the GC
+    del owner
+    assert frames and _signals.swallowed_here(frames[0])
+
+
 @pytest.mark.skipif(not hasattr(signal, "SIGUSR1"), reason="POSIX signals")
 def test_put_off_then_delivered_again_and_raised_elsewhere():
     got = []

@@ -285,11 +285,12 @@ def own_copy(hand: int, card: int) -> int:
 
 def play_questions(opponents: list[str], r: int, n: int, trust: dict, first: int = 0) -> dict:
     refusals, diffs, said, values, calls, seconds = 0, [], [], [], 0, []
-    errors = []
+    errors, asked = [], []
     for i in range(first, first + n):
         hero = i % PLAYERS
         names = seat_names(opponents, hero)
         truth = simulate_rounds(PLAYERS, r, 1, names, seed=SEED, first_index=i)
+        learned, seen = learned_table(names, r, i, hero) if LEARN else ({}, None)
         t = Table(truth, names, r, i)
         predicted = replay = None
         refused = False
@@ -303,7 +304,8 @@ def play_questions(opponents: list[str], r: int, n: int, trust: dict, first: int
             started = time.perf_counter()
             try:
                 a = advise_play(hand, seat=hero + 1, players=PLAYERS, bids=[int(b) for b in t.bids],
-                                played=format_cards(t.order), seed=i, **trump_args(t.turn_up, t.trump), **trust)
+                                played=format_cards(t.order), seed=i, **trump_args(t.turn_up, t.trump), **trust,
+                                **learned)
             except ValueError as err:
                 refusals += 1
                 errors.append(str(err)[:200])
@@ -322,6 +324,8 @@ def play_questions(opponents: list[str], r: int, n: int, trust: dict, first: int
         made = t.tricks[hero] == t.bids[hero]
         score = 20 + 10 * int(t.tricks[hero]) if made else -10 * abs(int(t.tricks[hero]) - int(t.bids[hero]))
         values.append(score - float(truth.scores[0, hero]))
+        asked.append({"index": i, "seat": hero + 1, "made": bool(made), "value": values[-1],
+                      "predicted": predicted, **({"policy": learned.get("policy")} if LEARN else {}), **(seen or {})})
         if predicted is not None:
             diffs.append(float(made) - predicted)
             while len(replay.order) < PLAYERS * r:  # the hero's heuristic after the advised first card
@@ -331,7 +335,7 @@ def play_questions(opponents: list[str], r: int, n: int, trust: dict, first: int
     return {"deals": n, "first_deal": first, "advice_calls": calls, "refusals": refusals, "errors": errors[:3],
             "calibration": interval(diffs), "calibration_as_said": interval(said), "value": interval(values),
             "median_seconds": float(np.median(seconds)) if seconds else None, "diffs": diffs, "said": said,
-            "values": values}
+            "values": values, "asked": asked}
 
 
 def fmt(iv: dict, digits: int = 2) -> str:
@@ -500,7 +504,7 @@ def merge_plays(plays: list[dict], where: str) -> dict | None:
             "errors": [e for p in plays for e in p["errors"]][:3], "calibration": interval(diffs),
             "calibration_as_said": interval(said), "value": interval(values),
             "median_seconds": float(np.median(medians)) if medians else None,  # the runs' medians' median
-            "diffs": diffs, "said": said, "values": values}
+            "diffs": diffs, "said": said, "values": values, "asked": [a for p in plays for a in p.get("asked", [])]}
 
 
 def main() -> None:
@@ -530,7 +534,7 @@ def main() -> None:
                     "blind on its own in the worlds' weights (default: the advisor's)")
     ap.add_argument("--hero", default=HERO, help="the hero's own policy (bid advice is told it as its play; "
                     "default: the heuristic)")
-    ap.add_argument("--learn", action="store_true", help="bid advice: the advisor learns each seat's play noise (and what --learn-what names) "
+    ap.add_argument("--learn", action="store_true", help="the advisor learns each seat's play noise (and what --learn-what names) "
                     "from rounds 1 .. r - 1 played by the same table (the game so far)")
     ap.add_argument("--learn-what", default=None, help="with --learn: the comma list of figures the opponents' "
                     "model takes (noise, bid_shift, blind; default: the advisor's, table_fit.MODELLED)")
@@ -546,8 +550,8 @@ def main() -> None:
     if args.hero != HERO and not args.no_play:
         ap.error("--hero needs --no-play: play advice is not told the hero's own play")
     HERO = args.hero
-    if args.learn and not args.merge and (args.policy or not args.no_play):
-        ap.error("--learn needs --no-play and no --policy: it is the bid advisor's own model of the table")
+    if args.learn and not args.merge and args.policy:
+        ap.error("--learn needs no --policy: it is the advisor's own model of the table")
     LEARN = args.learn
     if args.learn_what is not None:
         from wizsim.advisor import table_fit

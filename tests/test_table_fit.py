@@ -149,6 +149,19 @@ def test_rounds_before_a_round_only_and_unfinished_rounds_are_skipped(game):
     assert learn_table(wizsim.GameRecord.from_dict(d), 12).player(1).choices < late.choices
 
 
+def test_fed_round_by_round_the_table_learns_what_it_learns_from_scratch(game):
+    """The review feeds the rounds one at a time (``add_record_round``): after each, every player reads as
+    ``learn_table`` from scratch reads it."""
+    from wizsim.advisor.table_fit import TablePlay, add_record_round
+
+    fed = TablePlay(game.n_players)
+    for k in range(len(game.rounds)):
+        add_record_round(fed, game, k)
+        scratch = learn_table(game, k + 1)
+        assert [fed.player(p) for p in range(4)] == [scratch.player(p) for p in range(4)]
+    assert fed.player(1).choices > 0
+
+
 def _cut(game, rounds: int, drop_tricks: bool = False):
     d = game.to_dict()
     d["rounds"] = d["rounds"][:rounds]

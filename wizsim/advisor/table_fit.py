@@ -228,13 +228,19 @@ def distinct_ids(cards) -> list[int]:
 def learn_table(record, before: int | None = None) -> TablePlay:
     """Each player's play in the finished rounds of a game record (those with every card in ``played``)
     before round index ``before`` (default: all of them)."""
-    n = record.n_players
-    table = TablePlay(n)
+    table = TablePlay(record.n_players)
     last = len(record.rounds) if before is None else min(before, len(record.rounds))
     for k in range(last):
-        f = record.facts(k)
-        if not f.complete:
-            continue
+        add_record_round(table, record, k)
+    return table
+
+
+def add_record_round(table: TablePlay, record, k: int) -> None:
+    """Feed ``table`` round index ``k`` of a game record, if it is finished (every card in ``played``); the
+    review feeds its rounds one by one as it goes (``learn_table`` from scratch per round is quadratic)."""
+    n = record.n_players
+    f = record.facts(k)
+    if f.complete:
         order = distinct_ids([p.card for p in f.plays])
         hands = np.zeros(n, np.uint64)
         for p, card in zip(f.plays, order, strict=True):
@@ -244,7 +250,6 @@ def learn_table(record, before: int | None = None) -> TablePlay:
             kind = [c for c in order if (c >= FIRST_JESTER) == (turn_up >= FIRST_JESTER) and c >= FIRST_WIZARD]
             turn_up = (FIRST_JESTER if turn_up >= FIRST_JESTER else FIRST_WIZARD) + len(kind)
         table.add_round(f.seat_player, f.r, hands, turn_up, f.trump, f.bids_by_seat, order, record.hook)
-    return table
 
 
 def question_round(record) -> int:

@@ -145,7 +145,7 @@ def plan(record: GameRecord, common: dict, rounds=None, learned: dict | None = N
     """The decisions of ``me`` to rate (in order of play) and the number the record cannot rate. With
     ``learned`` (a dict, filled here: round number -> names) a trump or bid decision asked untold is asked
     with the opponents' model learned from the finished rounds before it, where anything was learned."""
-    from wizsim.advisor.table_fit import learn_table
+    from wizsim.advisor.table_fit import TablePlay, add_record_round
     from wizsim.rules.kernels import LED_NONE, legal_mask, next_led
 
     me = record.me
@@ -154,6 +154,7 @@ def plan(record: GameRecord, common: dict, rounds=None, learned: dict | None = N
     tasks: list[Task] = []
     skipped = 0
     wanted = _rounds_wanted(rounds, len(record.rounds))
+    seen, fed = TablePlay(record.n_players), 0  # the finished rounds before round k, fed as k goes
     for k in range(len(record.rounds)):
         f: RoundFacts = record.facts(k)
         if f.r not in wanted:
@@ -170,7 +171,10 @@ def plan(record: GameRecord, common: dict, rounds=None, learned: dict | None = N
         hand = format_cards(f.hand)
         told = common
         if learned is not None and common.get("policy") is None:
-            names = learn_table(record, k).policies(f.seat_player, seat - 1)
+            while fed < k:
+                add_record_round(seen, record, fed)
+                fed += 1
+            names = seen.policies(f.seat_player, seat - 1)
             if any(x != "heuristic" for x in names):
                 learned[f.r] = names
                 told = {**common, "policy": names}

@@ -441,6 +441,34 @@ def against(results: list[dict], base: dict) -> dict:
             out[name] = {"calibration": interval(pooled_d), "value": interval(pooled_v), "changed": pooled_n}
             print(f"against: {name:<26}  {'pooled':>6}  {len(pooled_d):>9}  {fmt(interval(pooled_d), 3):>24}  "
                   f"{fmt(interval(pooled_v)):>24}  {pooled_n:>28}", flush=True)
+    plays = against_plays(results, base)
+    return {**out, **({"play": plays} if plays else {})}
+
+
+def against_plays(results: list[dict], base: dict) -> dict:
+    """Play advice against another run's on the deals both played (deal i of the seed in both, the base's
+    values in deal order from its ``first_deal``), paired: the change in the value of following the advice,
+    pooled over r and at each r; and how many deals scored otherwise."""
+    by = {(x["table"], x["r"]): dict(enumerate(x["play"]["values"], x["play"].get("first_deal", 0)))
+          for x in base["results"] if x["play"]}
+    out = {}
+    rows = [x for x in results if x["play"] and "asked" in x["play"] and (x["table"], x["r"]) in by]
+    if rows:
+        print("\nagainst the base run, play advice on the deals both played: the change (this run - base)")
+        print(f"against: {'table':<26}  {'r':>6}  {'deals':>9}  {'value of play advice':>24}  {'deals scored otherwise':>22}")
+    for name in dict.fromkeys(x["table"] for x in rows):
+        pooled_v, pooled_n = [], 0
+        for x in [x for x in rows if x["table"] == name]:
+            old = by[(name, x["r"])]
+            v = [q["value"] - old[q["index"]] for q in x["play"]["asked"] if q["index"] in old]
+            changed = sum(d != 0 for d in v)
+            out[f"{name} r={x['r']}"] = {"value": interval(v), "changed": changed}
+            print(f"against: {name:<26}  {x['r']:>6}  {len(v):>9}  {fmt(interval(v)):>24}  {changed:>22}")
+            pooled_v += v
+            pooled_n += changed
+        out[name] = {"value": interval(pooled_v), "changed": pooled_n}
+        print(f"against: {name:<26}  {'pooled':>6}  {len(pooled_v):>9}  {fmt(interval(pooled_v)):>24}  "
+              f"{pooled_n:>22}", flush=True)
     return out
 
 
@@ -543,7 +571,7 @@ def main() -> None:
     ap.add_argument("--quick", action="store_true", help="r = 6 and 10 only")
     ap.add_argument("--merge", nargs="+", default=None, metavar="RUN.json", help="print and save these runs' "
                     "results as one (runs that extend each other with --first), instead of running")
-    ap.add_argument("--against", default=None, metavar="BASE.json", help="also print each table's bid advice "
+    ap.add_argument("--against", default=None, metavar="BASE.json", help="also print each table's bid and play advice "
                     "against this run's on the questions both asked, paired (e.g. --learn against the untold)")
     ap.add_argument("--out", default=None)
     args = ap.parse_args()

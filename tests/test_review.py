@@ -109,8 +109,18 @@ def test_bids_are_asked_with_what_the_earlier_rounds_showed_as_the_sheet_asks_th
     assert plain.learned == {}
     bid = next(x for x in plain.decisions if x["kind"] == "bid")
     assert bid["ev_chosen"] == pytest.approx(untold.ev[f.bids_by_seat[seat - 1]])
-    # a card is asked as before: play advice keeps its own model
-    assert [x for x in rv.decisions if x["kind"] == "card"] == [x for x in plain.decisions if x["kind"] == "card"]
+    # so is each card: the review's value is play advice's with the learned model, not the untold one
+    cards = [x for x in rv.decisions if x["kind"] == "card"]
+    assert cards and cards != [x for x in plain.decisions if x["kind"] == "card"]
+    from wizsim.record.rating import plan
+
+    tasks = [t for t in plan(rec, dict(samples=200, seed=2, policy=None, play=None), [6], {})[0] if t.kind == "card"]
+    assert len(tasks) == len(cards) and all(t.kwargs["policy"] == names for t in tasks)
+    t = tasks[0]
+    told_card = wizsim.advise_play(*t.args, **t.kwargs)
+    untold_card = wizsim.advise_play(*t.args, **{**t.kwargs, "policy": None})
+    x = next(x for x in cards if x["ev_best"] == pytest.approx(float(np.max(told_card.ev))))
+    assert x["ev_best"] != pytest.approx(float(np.max(untold_card.ev)))
     told = review(rec, samples=200, seed=2, rounds=[6], policy="heuristic")
     assert told.learned == {}
     text = render(rv, False)

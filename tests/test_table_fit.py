@@ -228,6 +228,42 @@ def test_cli_advise_game_uses_the_learned_model_and_refuses_a_second_one(game, t
     assert wrong.exit_code == 2 and "Traceback" not in wrong.output
 
 
+def test_round_size_on_my_turn_counts_the_finished_tricks():
+    from wizsim.advisor.played import round_size_on_my_turn
+
+    assert round_size_on_my_turn(10, None, 4) == 10
+    assert round_size_on_my_turn(10, "2C,3C", 4) == 10
+    assert round_size_on_my_turn(9, "2C,3C,AS,4C/5C", 4) == 10
+    assert round_size_on_my_turn(9, [["2C", "3C", "AS", "4C"], ["5C"]], 4) == 10
+    assert round_size_on_my_turn(9, 12, 4) is None  # not cards: the question says what is wrong
+
+
+def test_cli_play_advice_with_the_game_uses_the_learned_model(game, tmp_path):
+    """Play advice asked with the game models the others as the game has shown them, as bid advice does:
+    the answer is ``advise_play`` told the learned policy."""
+    rec = _cut(game, 9)
+    path = tmp_path / "game.json"
+    rec.save(path)
+    seat = rec.seat_players(9).index(0) + 1
+    names = learned_policy(rec, seat, 4, r=10)
+    assert names is not None
+    # trick 1: seat 1 leads, my Wizard wins it, and I lead trick 2 with 9 cards left of 10
+    hand = "AS,3H,4H,5C,6C,7D,8D,9S,TS"
+    first = ["2C", "3C", "4C", "KC"]
+    first[seat - 1] = "W"
+    played = ",".join(first) + "/"
+    args = ["advise", "--hand", hand, "--trump", "S", "--seat", str(seat), "--bids", "1,2,1,3", "--played", played,
+            "--seed", "1", "--samples", "200", "--game", str(path), "--json"]
+    out = CliRunner().invoke(main, args)
+    assert out.exit_code == 0, out.output
+    got = json.loads(out.output)
+    assert got["phase"] == "play" and got["policy"].split(",") == names
+    want = wizsim.advise_play(hand, "S", seat, bids=[1, 2, 1, 3], played=played, samples=200, seed=1, policy=names)
+    assert got["table"] == want.to_dict()["table"]
+    untold = wizsim.advise_play(hand, "S", seat, bids=[1, 2, 1, 3], played=played, samples=200, seed=1)
+    assert got["table"] != untold.to_dict()["table"]  # the game told it something
+
+
 def test_api_advise_with_the_game_is_the_cli_answer_and_refuses_a_second_model(game):
     from fastapi.testclient import TestClient
 
@@ -245,7 +281,7 @@ def test_api_advise_with_the_game_is_the_cli_answer_and_refuses_a_second_model(g
         want = wizsim.advise(hand, "S", seat, bids=[1] * (seat - 1), samples=200, seed=1, policy=names)
         assert res.json() == {**want.to_dict(), "p_tricks": want.p_tricks.tolist()}
         for extra, needle in (({"policy": "random"}, "leave out policy"), ({"hand": "W,AS,3H"}, "the question has 3"),
-                              ({"bids": [1, 0, 1, 0], "played": ""}, "bid and trump advice"),
+                              ({"bids": [1, 0, 1, 0], "played": "2C,3C,4C,5C/"}, "the question has 11"),
                               ({"game": {"players": ["A"]}}, "game.first_dealer")):
             bad = client.post("/api/advise", json={**body, **extra})
             assert bad.status_code == 422, bad.text

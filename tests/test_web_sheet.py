@@ -155,7 +155,7 @@ def test_a_whole_game_at_the_table(server, browser, game, tmp_path):
             assert text(page, "pad-for") == f"Tap a number: {NAMES[p]}'s bid"
             tap(page, f'#pad button[data-value="{rd.bids[p]}"]')
         if rd.r == HAND_ROUND:
-            check_play_advice(page, rd, facts)
+            check_play_advice(page, rd, facts, before_hand_round)
         if rd.r in PLAYED_ROUNDS:
             type_into(page, "played-in", rd.played)
             assert page.find_element("id", "err-played").text == ""
@@ -281,9 +281,9 @@ def check_bid_advice(page, rd, facts, before):
     tap(page, "#back-to-sheet")
 
 
-def check_play_advice(page, rd, facts):
-    """Every bid in and the cards played before your second card typed: play advice equals the CLI's (the
-    page works out which of the cards played were yours)."""
+def check_play_advice(page, rd, facts, before):
+    """Every bid in and the cards played before your second card typed: play advice equals the CLI's with the
+    game so far (``--game``, the file ``before``; the page works out which of the cards played were yours)."""
     from wizsim.cards import format_card
 
     second = [pl for pl in facts.plays if pl.player == 0][1]
@@ -296,10 +296,11 @@ def check_play_advice(page, rd, facts):
     wait_advice(page)
     args = ["advise", "--hand", held, "--trump", rd.trump, "--trump-card", rd.turn_up,
             "--seat", str(facts.seat_of(0)), "--players", "3", "--hook", "--bids", ",".join(map(str, facts.bids_by_seat)),
-            "--seed", str(SEED), "--samples", str(SAMPLES)]
+            "--seed", str(SEED), "--samples", str(SAMPLES), "--game", str(before)]
     args += ["--played", prefix]
     want = run_cli(*args)
-    assert want["phase"] == "play"
+    assert want["phase"] == "play" and "play_noise" in want["policy"]  # Bob, from his cards in round 4
+    assert page.find_element("id", "method").get_attribute("data-learned") == want["policy"]
     assert page.find_element("id", "best-card").get_attribute("data-card") == want["best_card"]
     shown = [(tr.get_attribute("data-card"), float(tr.find_element("css selector", 'td[data-key="ev"]').get_attribute("data-value")))
              for tr in page.find_elements("css selector", "#play-table tbody tr")]

@@ -437,9 +437,9 @@ def simulate(players, round_size, rounds, games, policy, policies, hook, seed, t
                    "bids and cards) while the others are as modelled; what it did updates it deal by deal. Play "
                    "advice weighs its deals by it.")
 @click.option("--game", type=click.Path(dir_okay=False), default=None,
-              help="Bid and trump advice: a game record (docs/game-record.md) of the game so far; the opponents' "
-                   "model learns each player's play noise from its finished rounds (those with every card played), "
-                   "seated as in the round in progress.")
+              help="A game record (docs/game-record.md) of the game so far: the opponents' model learns each "
+                   "player's play noise from its finished rounds (those with every card played), seated as in the "
+                   "round in progress; for trump, bid and play advice.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the table.")
 @bad_input_is_usage_error
 def advise(hand, trump, seat, players, bids, played, hook, trump_card, samples, seed, policy, play, bid_trust,
@@ -458,7 +458,7 @@ def advise(hand, trump, seat, players, bids, played, hook, trump_card, samples, 
     from wizsim.advisor.trump import is_trump_question
 
     if game is not None:
-        policy = game_policy(game, policy, play_noise, hand, seat, players, bids)
+        policy = game_policy(game, policy, play_noise, hand, seat, players, bids, played)
     advice_ext = kernels_ext(f"{policy or DEFAULT_OPPONENTS},{play or PLAYER_POLICY}")
 
     if is_trump_question(trump, trump_card, seat, players, bids):
@@ -548,17 +548,17 @@ def tournament(players, policies, games, seed, hook, threads, engine, scheduler,
     echo(result, as_json)
 
 
-def game_policy(path, policy, play_noise, hand, seat, players, bids) -> str | None:
+def game_policy(path, policy, play_noise, hand, seat, players, bids, played) -> str | None:
     """``advise --game``: the opponents' model learned from the record's finished rounds, as a --policy."""
-    from wizsim.advisor.played import advice_phase
+    from wizsim.advisor.played import advice_phase, round_size_on_my_turn
     from wizsim.advisor.table_fit import learned_policy
     from wizsim.record import GameRecord
 
     if policy is not None or play_noise is not None:
         raise click.UsageError("--game learns the opponents' model from the game: leave out --policy and --play-noise")
-    if advice_phase(bids, seat, players) == "play":
-        raise click.UsageError("--game is for bid and trump advice (play advice keeps its own model of the play)")
-    names = learned_policy(GameRecord.load(path), seat, players, r=len(hand))
+    play = advice_phase(bids, seat, players) == "play"
+    r = round_size_on_my_turn(len(hand), played, players) if play else len(hand)
+    names = learned_policy(GameRecord.load(path), seat, players, r=r)
     return None if names is None else ",".join(names)
 
 
@@ -573,7 +573,7 @@ def game_policy(path, policy, play_noise, hand, seat, players, bids) -> str | No
               help="The policy that plays the reviewed player's later cards in the simulations.")
 @click.option("--round", "rounds", type=COUNT, multiple=True, help="Review only this round (repeatable).")
 @click.option("--learn/--no-learn", default=True, show_default=True,
-              help="Ask each trump and bid with the opponents' model learned from the rounds before it (as the "
+              help="Ask each decision with the opponents' model learned from the rounds before its round (as the "
                    "score sheet and advise --game do); --no-learn asks them untold. A --policy is used as given.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the table.")
 @bad_input_is_usage_error

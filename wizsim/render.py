@@ -304,7 +304,7 @@ def render_review(rv) -> str:
             lines.append(f"  {x['player'][:12]:<12}  {cards:>13}  {x['play_noise']:>10.2f}  {bids:>9}  "
                          f"{x['bid_shift']:>+9.1f}  {x['blind']:>6.0%}")
     if rv.learned:
-        lines += ["", "Trump and bid asked with the opponents' model learned from the earlier rounds (their play "
+        lines += ["", "Asked with the opponents' model learned from the earlier rounds (their play "
                       "noise): " + "; ".join(f"round {r}: {', '.join(names)}" for r, names in rv.learned.items())]
     lines += ["", f"Each decision: {rv.samples:,} simulated deals (exact where the advisor enumerates), the same "
                   f"deals for every choice, seed {rv.seed}. {rv.seconds:.1f} s."]

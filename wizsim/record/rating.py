@@ -11,13 +11,13 @@ each round of the record where ``me``'s hand is known (given, or read off a comp
   ``me`` still held and the cards played before it (what ``me`` knew then). A card that was the only
   legal one is no decision and is not rated.
 
-What the table showed (``learn``, the default): a trump or bid decision is asked, as the score sheet asks
-it, with the opponents' model learned from the record's finished rounds before it
-(``advisor.table_fit``: each other player's play noise from the cards it chose), so the review judges a
-bid by what the game had shown by then; decisions with nothing learned (no earlier round with every card
-played, or players who played the model's cards) are asked untold. A given ``policy`` is used as given
-throughout; ``learn=False`` asks every decision untold. Cards are asked with the advisor's own model (play
-advice keeps its own). ``Review.learned`` lists the rounds whose trump and bid used a learned model.
+What the table showed (``learn``, the default): every decision is asked, as the score sheet asks it, with
+the opponents' model learned from the record's finished rounds before its round (``advisor.table_fit``:
+each other player's play noise from the cards it chose), so the review judges a bid or a card by what the
+game had shown by then; decisions with nothing learned (no earlier round with every card played, or
+players who played the model's cards) are asked untold. A given ``policy`` is used as given throughout;
+``learn=False`` asks every decision untold. ``Review.learned`` lists the rounds whose decisions used a
+learned model.
 
 Every decision is asked with the same ``seed`` and ``samples``, so its values are exactly those of
 ``advise``/``advise_play``/``advise_trump`` on that state (fixed samples also make the review the same
@@ -71,7 +71,7 @@ class Review:
     seconds: float = 0.0
     players: list[str] = field(default_factory=list)
     me: int = 0
-    learned: dict = field(default_factory=dict)  # round number -> the opponents' model its trump and bid used
+    learned: dict = field(default_factory=dict)  # round number -> the opponents' model its decisions used
     table: list = field(default_factory=list)  # per player: what its finished rounds showed (PLAYER_FIELDS)
 
     @property
@@ -143,8 +143,8 @@ def _rounds_wanted(rounds, n_listed: int) -> set[int]:
 
 def plan(record: GameRecord, common: dict, rounds=None, learned: dict | None = None) -> tuple[list[Task], int]:
     """The decisions of ``me`` to rate (in order of play) and the number the record cannot rate. With
-    ``learned`` (a dict, filled here: round number -> names) a trump or bid decision asked untold is asked
-    with the opponents' model learned from the finished rounds before it, where anything was learned."""
+    ``learned`` (a dict, filled here: round number -> names) a decision asked untold is asked with the
+    opponents' model learned from the finished rounds before its round, where anything was learned."""
     from wizsim.advisor.table_fit import TablePlay, add_record_round
     from wizsim.rules.kernels import LED_NONE, legal_mask, next_led
 
@@ -203,7 +203,7 @@ def plan(record: GameRecord, common: dict, rounds=None, learned: dict | None = N
                 tasks.append(Task(f.r, "card", len(tasks), chosen, "advise_play",
                                   (format_cards(held), format_trump(f.trump), seat, n),
                                   dict(bids=list(f.bids_by_seat), played=prefix, hook=record.hook, trump_card=turn_up,
-                                       **common)))
+                                       **told)))
             held.remove(same[0])
     return tasks, skipped
 
@@ -254,8 +254,8 @@ def review(record, samples: int | None = None, seed: int | None = 0, policy=None
     its JSON text or parsed object, or a path to it. ``samples`` (default ``REVIEW_SAMPLES``) and ``seed``
     are every decision's; ``policy`` is the opponents' model and ``play`` the policy playing ``me``'s later
     cards, as for ``advise``; ``rounds``: a round number or a list of them (default: every round);
-    ``progress(k, total)``: called after each decision rated, ``k`` the count just done; ``learn``: trump
-    and bid decisions asked with the opponents' model learned from the rounds before them (the module
+    ``progress(k, total)``: called after each decision rated, ``k`` the count just done; ``learn``: every
+    decision asked with the opponents' model learned from the rounds before its round (the module
     docstring), where ``policy`` is not given."""
     from wizsim.advisor.question import check_policy_name, check_sampling
     from wizsim.config import check_flag, check_seed

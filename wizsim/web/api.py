@@ -87,9 +87,9 @@ class AdviseRequest(BaseModel):
                                      "on its own, 0..1 (default: the CLI's).")
     doubt: float | None = Field(None, description="The prior chance that the table plays blind (random bids and "
                                 "cards) rather than as modelled, 0..1 (default: the CLI's).")
-    game: dict | None = Field(None, description="Bid and trump advice: the game so far as a game record "
-                              "(docs/game-record.md); the opponents' model learns each player's play from its "
-                              "finished rounds (``wizsim advise --game``).")
+    game: dict | None = Field(None, description="The game so far as a game record (docs/game-record.md); the "
+                              "opponents' model learns each player's play from its finished rounds (``wizsim "
+                              "advise --game``), for trump, bid and play advice.")
 
 
 def validation_message(errors: list[dict], body: Any = None) -> tuple[int, str]:
@@ -193,14 +193,13 @@ def is_play_question(fields: dict) -> bool:
 def learned_from_game(kwargs: dict, play: bool) -> dict:
     """``game``: the opponents' model learned from the record's finished rounds (``advise --game``), as the
     request's ``policy``."""
+    from wizsim.advisor.played import round_size_on_my_turn
     from wizsim.advisor.table_fit import learned_policy
     from wizsim.cards import parse_cards
     from wizsim.record import GameRecord, RecordError
 
     kwargs = dict(kwargs)
     record = kwargs.pop("game")
-    if play:
-        raise RequestError("game: it is for bid and trump advice (play advice keeps its own model of the play)")
     for name in ("policy", "play_noise"):
         if name in kwargs:
             raise RequestError(f"{name}: the game gives the opponents' model; leave out {name}")
@@ -208,8 +207,11 @@ def learned_from_game(kwargs: dict, play: bool) -> dict:
         record = GameRecord.from_dict(record)
     except RecordError as err:
         raise RequestError(f"game.{err}") from None
-    names = learned_policy(record, kwargs["seat"], kwargs.get("players") or DEFAULT_PLAYERS,
-                           r=len(parse_cards(kwargs["hand"])))
+    players = kwargs.get("players") or DEFAULT_PLAYERS
+    r = len(parse_cards(kwargs["hand"]))
+    if play:
+        r = round_size_on_my_turn(r, kwargs.get("played"), players)
+    names = learned_policy(record, kwargs["seat"], players, r=r)
     if names is not None:
         kwargs["policy"] = ",".join(names)
     return kwargs

@@ -328,12 +328,13 @@ function request() {
   }
   for (const key of ["samples", "seed"]) { if ($(key).value.trim()) req[key] = numberOrText($(key).value); }
   for (const key of ["policy", "play"]) { if ($(key).value.trim()) req[key] = $(key).value.trim(); }
-  // the game so far, so the opponents' model learns how each player has played: bid and trump advice, the
-  // question still the sheet's (same seat, players and round size), no opponents' model named
+  // the game so far, so the opponents' model learns how each player has played: the question still the
+  // sheet's (same seat, players and round size: on my turn, the cards held and one per finished trick), no
+  // opponents' model named
   const g = state.game;
   state.askedWithGame = null;
-  if (g && !playPhase() && !req.policy && g.seat === state.seat && g.players === state.players
-      && g.r === state.hand.length) {
+  const r = state.hand.length + (playPhase() ? Math.floor(state.played.filter((t) => t !== "/").length / state.players) : 0);
+  if (g && !req.policy && g.seat === state.seat && g.players === state.players && g.r === r) {
     req.game = g.record;
     state.askedWithGame = g;
   }

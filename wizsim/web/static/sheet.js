@@ -710,14 +710,12 @@ function adviseFromSheet() {
   }
   state.bidShown = null;
   state.game = null;
-  if (kind !== "card") {
-    // the finished rounds before this one, when every one of them is closed and some show the cards played:
-    // the advisor learns from them how each player plays
-    const rec = toRecord(g);
-    rec.rounds = rec.rounds.filter((x) => x.r < rd.r);
-    if (rec.rounds.length === k && rec.rounds.every((x) => x.tricks) && rec.rounds.some((x) => x.played)) {
-      state.game = { record: rec, seat, players: n, r: rd.r, others: seats.filter((p) => p !== g.me).map((p) => g.players[p]) };
-    }
+  // the finished rounds before this one, when every one of them is closed and some show the cards played:
+  // the advisor learns from them how each player plays (for the trump, the bid and the cards)
+  const rec = toRecord(g);
+  rec.rounds = rec.rounds.filter((x) => x.r < rd.r);
+  if (rec.rounds.length === k && rec.rounds.every((x) => x.tricks) && rec.rounds.some((x) => x.played)) {
+    state.game = { record: rec, seat, players: n, r: rd.r, others: seats.filter((p) => p !== g.me).map((p) => g.players[p]) };
   }
   $("from-sheet").hidden = false;
   $("from-sheet-text").textContent = `From the score sheet: round ${rd.r}, ${g.players[g.me]} in seat ${seat} of ${n}. `;
@@ -871,11 +869,11 @@ function showReview(a, round) {
       a.share_within_precision === null ? "\u2013" : `${(100 * a.share_within_precision).toFixed(0)}%`],
     ["decisions_skipped", "Not rated (no hand entered)", String(a.decisions_skipped ?? 0)],
   ];
-  // the rounds whose bid (and trump) were asked with the opponents' model learned from the rounds before
+  // the rounds whose decisions were asked with the opponents' model learned from the rounds before
   const learned = Object.keys(a.learned || {});
   if (learned.length) {
-    figures.push(["learned", "Bids asked with what the game had shown",
-      `round${learned.length > 1 ? "s" : ""} ${learned.join(", ")} (the others' play and bids learned from the rounds before)`]);
+    figures.push(["learned", "Asked with what the game had shown",
+      `round${learned.length > 1 ? "s" : ""} ${learned.join(", ")} (the others' play learned from the rounds before)`]);
   }
   $("review-figures").replaceChildren(...figures.flatMap(([key, label, text]) => {
     const value = a[key] === null || a[key] === undefined ? "null" : typeof a[key] === "object" ? JSON.stringify(a[key]) : String(a[key]);

@@ -228,16 +228,6 @@ def test_cli_advise_game_uses_the_learned_model_and_refuses_a_second_one(game, t
     assert wrong.exit_code == 2 and "Traceback" not in wrong.output
 
 
-def test_round_size_on_my_turn_counts_the_finished_tricks():
-    from wizsim.advisor.played import round_size_on_my_turn
-
-    assert round_size_on_my_turn(10, None, 4) == 10
-    assert round_size_on_my_turn(10, "2C,3C", 4) == 10
-    assert round_size_on_my_turn(9, "2C,3C,AS,4C/5C", 4) == 10
-    assert round_size_on_my_turn(9, [["2C", "3C", "AS", "4C"], ["5C"]], 4) == 10
-    assert round_size_on_my_turn(9, 12, 4) is None  # not cards: the question says what is wrong
-
-
 def test_cli_play_advice_with_the_game_uses_the_learned_model(game, tmp_path):
     """Play advice asked with the game models the others as the game has shown them, as bid advice does:
     the answer is ``advise_play`` told the learned policy."""
@@ -262,6 +252,11 @@ def test_cli_play_advice_with_the_game_uses_the_learned_model(game, tmp_path):
     assert got["table"] == want.to_dict()["table"]
     untold = wizsim.advise_play(hand, "S", seat, bids=[1, 2, 1, 3], played=played, samples=200, seed=1)
     assert got["table"] != untold.to_dict()["table"]  # the game told it something
+    # a bad question says what is wrong with it, not that it does not fit the game
+    bad = CliRunner().invoke(main, [*args[:-1], "--played", "ZZ"])
+    assert bad.exit_code == 2 and "played" in bad.output and "game" not in bad.output, bad.output
+    later = CliRunner().invoke(main, [*args[:-1], "--played", played + "QS,2H,4D,5D/"])  # I led trick 2 too
+    assert later.exit_code == 2 and "round 10 (10 cards), the question has 11" in later.output, later.output
 
 
 def test_api_advise_with_the_game_is_the_cli_answer_and_refuses_a_second_model(game):
@@ -281,7 +276,9 @@ def test_api_advise_with_the_game_is_the_cli_answer_and_refuses_a_second_model(g
         want = wizsim.advise(hand, "S", seat, bids=[1] * (seat - 1), samples=200, seed=1, policy=names)
         assert res.json() == {**want.to_dict(), "p_tricks": want.p_tricks.tolist()}
         for extra, needle in (({"policy": "random"}, "leave out policy"), ({"hand": "W,AS,3H"}, "the question has 3"),
-                              ({"bids": [1, 0, 1, 0], "played": "2C,3C,4C,5C/"}, "the question has 11"),
+                              ({"bids": [1, 0, 1, 0], "hand": "AS,2S,3H,4H,5C,6C,7D,8D,9S,TS",  # my Wizard won trick 1
+                               "played": ",".join(["W" if s == seat else c for s, c in enumerate(["2C", "3C", "4C", "KC"], 1)]) + "/"},
+                              "the question has 11"),
                               ({"game": {"players": ["A"]}}, "game.first_dealer")):
             bad = client.post("/api/advise", json={**body, **extra})
             assert bad.status_code == 422, bad.text

@@ -458,7 +458,7 @@ def advise(hand, trump, seat, players, bids, played, hook, trump_card, samples, 
     from wizsim.advisor.trump import is_trump_question
 
     if game is not None:
-        policy = game_policy(game, policy, play_noise, hand, seat, players, bids, played)
+        policy = game_policy(game, policy, play_noise, hand, trump, seat, players, bids, played, hook, trump_card)
     advice_ext = kernels_ext(f"{policy or DEFAULT_OPPONENTS},{play or PLAYER_POLICY}")
 
     if is_trump_question(trump, trump_card, seat, players, bids):
@@ -548,16 +548,18 @@ def tournament(players, policies, games, seed, hook, threads, engine, scheduler,
     echo(result, as_json)
 
 
-def game_policy(path, policy, play_noise, hand, seat, players, bids, played) -> str | None:
+def game_policy(path, policy, play_noise, hand, trump, seat, players, bids, played, hook, trump_card) -> str | None:
     """``advise --game``: the opponents' model learned from the record's finished rounds, as a --policy."""
-    from wizsim.advisor.played import advice_phase, round_size_on_my_turn
+    from wizsim.advisor.played import advice_phase, make_play_question
     from wizsim.advisor.table_fit import learned_policy
     from wizsim.record import GameRecord
 
     if policy is not None or play_noise is not None:
         raise click.UsageError("--game learns the opponents' model from the game: leave out --policy and --play-noise")
-    play = advice_phase(bids, seat, players) == "play"
-    r = round_size_on_my_turn(len(hand), played, players) if play else len(hand)
+    r = len(hand)
+    if advice_phase(bids, seat, players) == "play":  # the question checked first: its own error, if any
+        r = make_play_question(hand, trump, seat, players, bids=bids, played=played, hook=hook,
+                               trump_card=trump_card).r
     names = learned_policy(GameRecord.load(path), seat, players, r=r)
     return None if names is None else ",".join(names)
 

@@ -197,16 +197,6 @@ def _played_groups(played) -> list[list]:
     return [[_played_item(c, played) for c in items]]
 
 
-def round_size_on_my_turn(n_held: int, played, players: int) -> int | None:
-    """The round's size from a play question's cards: on my turn I have played one card in each finished
-    trick, so ``n_held`` plus the finished tricks. None where ``played`` is not a list of cards (the
-    question itself then says what is wrong with it)."""
-    try:
-        return n_held + sum(len(g) for g in _played_groups(played)) // players
-    except (AdviceError, TypeError, ValueError):
-        return None
-
-
 def _parse_played(played, hand: tuple[int, ...], players: int) -> tuple[int, ...]:
     """Card ids in order of play, numbering Wizards and Jesters after the hand's; checks duplicates
     against the hand and each other, and that every ``/`` closes a trick."""

@@ -193,7 +193,7 @@ def is_play_question(fields: dict) -> bool:
 def learned_from_game(kwargs: dict, play: bool) -> dict:
     """``game``: the opponents' model learned from the record's finished rounds (``advise --game``), as the
     request's ``policy``."""
-    from wizsim.advisor.played import round_size_on_my_turn
+    from wizsim.advisor.played import make_play_question
     from wizsim.advisor.table_fit import learned_policy
     from wizsim.cards import parse_cards
     from wizsim.record import GameRecord, RecordError
@@ -209,8 +209,10 @@ def learned_from_game(kwargs: dict, play: bool) -> dict:
         raise RequestError(f"game.{err}") from None
     players = kwargs.get("players") or DEFAULT_PLAYERS
     r = len(parse_cards(kwargs["hand"]))
-    if play:
-        r = round_size_on_my_turn(r, kwargs.get("played"), players)
+    if play:  # the question checked first: its own error, if any
+        r = make_play_question(kwargs["hand"], kwargs.get("trump"), kwargs["seat"], players, bids=kwargs.get("bids"),
+                               played=kwargs.get("played", ()), hook=kwargs.get("hook", False),
+                               trump_card=kwargs.get("trump_card")).r
     names = learned_policy(record, kwargs["seat"], players, r=r)
     if names is not None:
         kwargs["policy"] = ",".join(names)

@@ -450,9 +450,9 @@ def against_plays(results: list[dict], base: dict) -> dict:
     values in deal order from its ``first_deal``), paired: the change in the value of following the advice,
     pooled over r and at each r; and how many deals scored otherwise."""
     by = {(x["table"], x["r"]): dict(enumerate(x["play"]["values"], x["play"].get("first_deal", 0)))
-          for x in base["results"] if x["play"]}
+          for x in base["results"] if x.get("play")}
     out = {}
-    rows = [x for x in results if x["play"] and "asked" in x["play"] and (x["table"], x["r"]) in by]
+    rows = [x for x in results if x.get("play") and "asked" in x["play"] and (x["table"], x["r"]) in by]
     if rows:
         print("\nagainst the base run, play advice on the deals both played: the change (this run - base)")
         print(f"against: {'table':<26}  {'r':>6}  {'deals':>9}  {'value of play advice':>24}  {'deals scored otherwise':>22}")

@@ -170,6 +170,18 @@ def test_against_pairs_each_question_with_the_base_runs_answer(robustness):
     assert out["random r=3"]["changed"] == 1 and out["random"]["calibration"]["n"] == 2
     assert out["random"]["calibration"]["mean"] == pytest.approx((0.0 + 0.7) / 2)
     assert out["random"]["value"]["mean"] == pytest.approx(5.0)
+    assert "play" not in out  # no play deals in either run
+
+
+def test_against_pairs_each_play_deal_with_the_base_runs_value(robustness):
+    """Play deals pair by deal index: the base's values run in deal order from its ``first_deal``."""
+    base = {"results": [{"table": "random", "r": 6, "bid": None,
+                         "play": {"first_deal": 16, "values": [0.0, -10.0, 30.0]}}]}  # deals 16, 17, 18
+    new = [{"table": "random", "r": 6, "bid": None,
+            "play": {"asked": [{"index": 17, "value": 20.0}, {"index": 18, "value": 30.0}, {"index": 40, "value": 5.0}]}}]
+    out = robustness.against(new, base)["play"]
+    assert out["random r=6"]["value"]["n"] == 2 and out["random r=6"]["changed"] == 1
+    assert out["random"]["value"]["mean"] == pytest.approx((30.0 + 0.0) / 2)
 
 
 def test_learn_reads_the_tables_earlier_rounds(robustness):

@@ -7,9 +7,12 @@ one of: ``heuristic`` (the control); ``trick`` (they see the true deal only to j
 each legal card is played and the trick finished by the heuristic; a seat that needs tricks plays its
 lowest winner, one that does not its highest loser); ``round`` (they see the true deal and play the card
 whose heuristic play-out of the rest of the round scores best for them: about 125 times the heuristic's
-cost). What the advisor would need from a stand-in is what the search players do to the hero: at 15
-cards it takes 0.73 tricks over its bid and makes it 46.7% of the time (53.7% among heuristics). Neither
-stand-in does that (README, robustness), so neither is in the model. The search players' own play costs
+cost); ``patient`` (the heuristic's cards, but a follower who still needs tricks ducks a trick it would
+take when its Wizards and bosses left cover its need: the search players take the lead of a trick half
+as often as the heuristic would there, ``benchmarks/search_play.py``). What the advisor would need from a
+stand-in is what the search players do to the hero: at 15 cards it takes 0.73 tricks over its bid and
+makes it 46.7% of the time (53.7% among heuristics). No stand-in does that (README, robustness), so none
+is in the model. The search players' own play costs
 25,000 times the heuristic's: ``wizsim simulate --round 15 --policies heuristic,search:worlds=8,...``.
 """
 
@@ -21,14 +24,22 @@ import numba
 import numpy as np
 
 from wizsim.bits import bit, lowest_bit, popcount
-from wizsim.cards import N_CARDS
+from wizsim.cards import FULL_DECK_MASK, JESTER_MASK, N_CARDS, WIZARD_MASK
 from wizsim.policies import parse_policy
-from wizsim.policies.heuristic import _pick_max, _pick_min, heuristic_bid, heuristic_card
+from wizsim.policies.heuristic import (
+    _bosses,
+    _pick_discard,
+    _pick_max,
+    _pick_min,
+    _winners,
+    heuristic_bid,
+    heuristic_card,
+)
 from wizsim.policies.registry import TABLES
 from wizsim.policies.rollout import heuristic_tricks, play_card, play_tricks, trick_status
-from wizsim.rules.kernels import legal_mask, score_round
+from wizsim.rules.kernels import STRENGTH, legal_mask, score_round
 
-PLAYS = {"heuristic": 0, "trick": 1, "round": 2}
+PLAYS = {"heuristic": 0, "trick": 1, "round": 2, "patient": 3}
 
 
 @numba.njit
@@ -40,6 +51,8 @@ def _choose(ctx, seat, players, hand, legal, turn_up, trump, bids, tricks, seat_
                          n_in_trick, led, voids)
     if seat == 0 or play == 0 or popcount(legal) == 1:
         return own
+    if play == 3:
+        return _patient(own, need, hand, legal, played, trump, trick_cards, n_in_trick, led, win_pos)
     led0, best0, win0 = trick_status(trick_cards, n_in_trick, trump)
     leader = (seat - n_in_trick) % players
     live = np.empty(players, np.uint64)
@@ -81,6 +94,23 @@ def _choose(ctx, seat, players, hand, legal, turn_up, trump, bids, tricks, seat_
 
 
 @numba.njit
+def _patient(own, need, hand, legal, played, trump, trick_cards, n_in_trick, led, win_pos):
+    """The heuristic's card, except that a follower who still needs tricks and would take the lead of the
+    trick with it ducks (the heuristic's discard among the cards that would not) when its Wizards and
+    bosses left beside that card still cover what it needs: the patience the search players show
+    (benchmarks/search_play.py)."""
+    if need <= 0 or n_in_trick == 0:
+        return own
+    w = _winners(legal, trump, led, STRENGTH[trump + 1, led + 2, trick_cards[win_pos]])
+    losers = legal & ~w
+    if w & bit(own) == 0 or losers == 0:
+        return own
+    unseen = FULL_DECK_MASK & ~(played | hand)
+    sure = hand & (WIZARD_MASK | _bosses(hand & ~WIZARD_MASK & ~JESTER_MASK, unseen)) & ~bit(own)
+    return _pick_discard(losers, trump) if popcount(sure) >= need else own
+
+
+@numba.njit
 def _round(hands, players, r, hero_params, opp_params, table, play, out):
     bids = np.full(players, -1, np.int8)
     for s in range(players):
@@ -118,7 +148,8 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=5)
     ap.add_argument("--round", type=int, default=15)
     args = ap.parse_args()
-    for play, shift in (("heuristic", 0.0), ("trick", 0.0), ("trick", -0.4), ("round", 0.0), ("round", -0.4)):
+    for play, shift in (("heuristic", 0.0), ("trick", 0.0), ("trick", -0.4), ("round", 0.0), ("round", -0.4),
+                        ("patient", 0.0), ("patient", -0.4)):
         got = run(play, shift, args.deals, args.seed, r=args.round)
         print(f"{play:9} bid_shift {shift:+.1f}: bids {got['bids']}  made {got['made']}  "
               f"hero over its bid {got['hero_over']:+.2f}")

@@ -9,8 +9,8 @@
     python benchmarks/robustness.py --merge first.json more.json --out all.json  # one run of both
     python benchmarks/robustness.py --no-play --rounds 10,15 --questions 200 --seat-doubt 0.3  # fitting a prior
 
-Four players. The hero (the heuristic) sits in every seat in turn; the three others play one table's
-policies: ``random``, ``heuristic:bid_shift=0.5``, ``heuristic:bid_shift=-0.5``, ``search:worlds=8``, a
+Four players (``--players`` 3..6: the round sizes then end at that game's last round). The hero (the
+heuristic) sits in every seat in turn; the three others play one table's policies: ``random``, ``heuristic:bid_shift=0.5``, ``heuristic:bid_shift=-0.5``, ``search:worlds=8``, a
 mixed table (random, bid_shift=0.5, search:worlds=8) and the heuristic itself as the control. The advisor
 is never told who the opponents are (its default model, the heuristic, and its default trusts).
 
@@ -77,6 +77,21 @@ TABLES = {
     "mixed": ["random", "heuristic:bid_shift=0.5", "search:worlds=8"],
 }
 ROUNDS = (3, 6, 10, 15)
+MIXED = ("random", "heuristic:bid_shift=0.5", "search:worlds=8", "heuristic:bid_shift=-0.5")
+
+
+def tables_for(players: int) -> dict:
+    """The tables at ``players`` players: each of ``TABLES`` with ``players - 1`` opponents (the mixed one
+    takes ``MIXED`` in turn: at 4 players random, bid_shift=0.5 and search, as ``TABLES``)."""
+    return {name: ([MIXED[k % len(MIXED)] for k in range(players - 1)] if name == "mixed" else [opp[0]] * (players - 1))
+            for name, opp in TABLES.items()}
+
+
+def rounds_for(players: int) -> tuple:
+    """``ROUNDS`` up to the game's last round at ``players`` players, and that last round (no trump, the
+    whole deck dealt)."""
+    last = 60 // players
+    return tuple(sorted({r for r in ROUNDS if r < last} | {last}))
 SEED = 2026
 
 
@@ -477,10 +492,10 @@ def merge_runs(runs: list[dict]) -> list[dict]:
     (each question once, in index order), its play deals from the runs that played them. The runs must
     share the seed, the hero and the advisor's settings; a question asked twice must have been answered
     alike."""
-    keys = [(x["seed"], x.get("hero", "heuristic"), json.dumps(x["trust"], sort_keys=True), x.get("learn", False))
-            for x in runs]
+    keys = [(x["seed"], x.get("players", 4), x.get("hero", "heuristic"), json.dumps(x["trust"], sort_keys=True),
+             x.get("learn", False)) for x in runs]
     if len(set(keys)) > 1:
-        raise SystemExit(f"robustness.py: the runs differ in seed, hero or settings: {sorted(set(keys))}")
+        raise SystemExit(f"robustness.py: the runs differ in seed, players, hero or settings: {sorted(set(keys))}")
     if any("asked" not in x["bid"] for run in runs for x in run["results"] if x["bid"]):
         raise SystemExit("robustness.py: --merge needs the per-question records (\"asked\") of runs made since they "
                          "were kept")
@@ -536,16 +551,20 @@ def merge_plays(plays: list[dict], where: str) -> dict | None:
 
 
 def main() -> None:
-    global HERO, LEARN
+    global HERO, LEARN, PLAYERS
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--questions", type=int, default=100, help="bid questions per table and round size")
     ap.add_argument("--deals", type=int, default=None, help="play-advice deals per table and round size "
                     "(default: a quarter of --questions)")
     ap.add_argument("--first", type=int, default=0, help="the first bid question's index (to extend a run: "
-                    "question i is deal i of the seed, the hero in seat i mod 4)")
+                    "question i is deal i of the seed, the hero in seat i mod the players)")
     ap.add_argument("--first-deal", type=int, default=0, help="the first play deal's index (to extend a run, as "
                     "--first for bid questions)")
-    ap.add_argument("--rounds", default=",".join(map(str, ROUNDS)))
+    ap.add_argument("--players", type=int, default=PLAYERS, choices=range(3, 7), metavar="3..6",
+                    help="players at the table (default 4; the tables fill the other seats alike, the mixed one "
+                    "from random, bid_shift=0.5, search, bid_shift=-0.5)")
+    ap.add_argument("--rounds", default=None, help="comma list of round sizes (default 3, 6, 10 and the last round "
+                    "at the table's player count: 15 at 4 players)")
     ap.add_argument("--tables", default=None, help="comma list of table names (default: all)")
     ap.add_argument("--policy", default=None, help="tell the advisor this opponents' model (default: its own)")
     ap.add_argument("--bid-trust", type=float, default=None)
@@ -588,8 +607,13 @@ def main() -> None:
         if not args.learn or set(what) - {"noise", "bid_shift", "blind"}:
             ap.error("--learn-what needs --learn and names of noise, bid_shift, blind")
         table_fit.MODELLED = what
-    rounds = (6, 10) if args.quick else tuple(int(x) for x in args.rounds.split(","))
-    tables = TABLES if args.tables is None else {k: TABLES[k] for k in args.tables.split(",")}
+    PLAYERS = args.players
+    rounds = ((6, 10) if args.quick else rounds_for(PLAYERS)) if args.rounds is None else tuple(
+        int(x) for x in args.rounds.split(","))
+    if any(not 1 <= r <= 60 // PLAYERS for r in rounds):
+        ap.error(f"--rounds: a round at {PLAYERS} players has 1..{60 // PLAYERS} cards")
+    every = tables_for(PLAYERS)
+    tables = every if args.tables is None else {k: every[k] for k in args.tables.split(",")}
     deals = args.deals if args.deals is not None else max(4, args.questions // 4)
     trust = {k: v for k, v in (("bid_trust", args.bid_trust), ("play_noise", args.play_noise), ("policy", args.policy))
              if v is not None}
@@ -613,6 +637,7 @@ def main() -> None:
         questions = max((x["bid"]["questions"] for x in results), default=0)  # per table and round size
         deals = max((x["play"]["deals"] for x in results if x["play"]), default=0)  # per table and round size
         play_trust, HERO, LEARN = runs[0]["trust"], runs[0].get("hero", HERO), runs[0].get("learn", False)
+        PLAYERS = runs[0].get("players", 4)
         if LEARN and "learned" in runs[0]:
             from wizsim.advisor import table_fit
 
@@ -634,7 +659,7 @@ def main() -> None:
     paired = against(results, json.loads(Path(args.against).read_text())) if args.against else None
     out = {"machine": {"cpu": platform.processor() or platform.machine(), "cores": os.cpu_count(),
                        "date": time.strftime("%Y-%m-%d"), "loadavg": os.getloadavg()},
-           "seed": SEED, "hero": HERO, "first": first, "questions": questions, "deals": deals, "trust": play_trust,
+           "seed": SEED, "players": PLAYERS, "hero": HERO, "first": first, "questions": questions, "deals": deals, "trust": play_trust,
            **({"learn": True, "learned": list(_learned())} if LEARN else {}),
            **({"against": {"run": Path(args.against).name, "change": paired}} if paired else {}), "results": results, "pooled": pooled, "same_questions": same, "advised_vs_own": sides}
     path = Path(args.out) if args.out else Path(__file__).parent / "results" / (

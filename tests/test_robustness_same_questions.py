@@ -194,3 +194,15 @@ def test_learn_reads_the_tables_earlier_rounds(robustness):
     assert noise[0] > 0.3 and noise[1] == noise[3] == 0.1 and seen["bid_shift"][1] == seen["bid_shift"][3] == 0.0
     assert told["policy"][0].startswith("heuristic:play_noise=0.") and told["policy"][1:] == ["heuristic", "heuristic"]
     assert seen["bid_shift"][1] == 0.0
+
+
+def test_other_player_counts_fill_every_seat_and_end_at_the_last_round(robustness):
+    assert robustness.tables_for(4) == robustness.TABLES  # the 4-player results stay the same questions
+    for players in (3, 4, 5, 6):
+        for name, opponents in robustness.tables_for(players).items():
+            assert len(opponents) == players - 1, name
+        assert robustness.rounds_for(players)[-1] == 60 // players
+        assert all(r <= 60 // players for r in robustness.rounds_for(players))
+    assert robustness.tables_for(6)["mixed"] == ["random", "heuristic:bid_shift=0.5", "search:worlds=8",
+                                                  "heuristic:bid_shift=-0.5", "random"]
+    assert robustness.rounds_for(4) == (3, 6, 10, 15) and robustness.rounds_for(6) == (3, 6, 10)

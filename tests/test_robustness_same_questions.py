@@ -4,21 +4,14 @@ seat, heard bids, trump), and there the advisor's answer is the same at both tab
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-
 import numpy as np
 import pytest
-
-ROOT = Path(__file__).resolve().parent.parent
+from benchmark_scripts import benchmark
 
 
 @pytest.fixture(scope="module")
 def robustness():
-    spec = importlib.util.spec_from_file_location("robustness", ROOT / "benchmarks" / "robustness.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    return benchmark("robustness")
 
 
 def asked(index, heard, trump, advised, predicted, made, own_made=False):

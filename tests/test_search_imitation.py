@@ -4,24 +4,17 @@ an imitation that weighs only "the heuristic's card" plays as the heuristic."""
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-
 import numpy as np
 import pytest
+from benchmark_scripts import benchmark
 
 from wizsim.policies.rollout import heuristic_tricks
 from wizsim.sim.driver import simulate_rounds
 
-ROOT = Path(__file__).resolve().parent.parent
-
 
 @pytest.fixture(scope="module")
 def imitation():
-    spec = importlib.util.spec_from_file_location("search_imitation", ROOT / "benchmarks" / "search_imitation.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    return benchmark("search_imitation")
 
 
 def test_the_logit_fit_recovers_the_weights_it_was_drawn_from(imitation):

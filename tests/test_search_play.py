@@ -4,21 +4,14 @@ same spot. On a table of heuristics that must be the heuristic's card every time
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-
 import numpy as np
 import pytest
-
-ROOT = Path(__file__).resolve().parent.parent
+from benchmark_scripts import benchmark
 
 
 @pytest.fixture(scope="module")
 def search_play():
-    spec = importlib.util.spec_from_file_location("search_play", ROOT / "benchmarks" / "search_play.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    return benchmark("search_play")
 
 
 def test_a_heuristic_table_replays_to_the_heuristics_card_at_every_choice(search_play):

@@ -32,17 +32,18 @@ import argparse
 import json
 from pathlib import Path
 
+import numba
 import numpy as np
 
-from wizsim._jit import kernel
 from wizsim.bits import ONE, ZERO, bit, lowest_bit, popcount
-from wizsim.cards import FULL_DECK_MASK, JESTER_MASK, N_CARDS, N_RANKS, SUIT_MASKS, WIZARD_MASK
+from wizsim.cards import FULL_DECK_MASK, JESTER_MASK, N_RANKS, SUIT_MASKS, WIZARD_MASK
 from wizsim.policies import parse_policy
 from wizsim.policies.heuristic import _bosses, _winners, heuristic_bid, heuristic_card
 from wizsim.policies.registry import TABLES
 from wizsim.policies.rollout import play_tricks
 from wizsim.rules.kernels import STRENGTH
 from wizsim.sim.driver import simulate_rounds
+from wizsim.sim.round import TRUMP_BY_RULES
 
 PLAYERS = 4
 SEED = 700
@@ -51,7 +52,7 @@ N_FEATURES = 24
 MAX_ROWS = 4_000_000
 
 
-@kernel
+@numba.njit
 def features(c, players, hand, legal, trump, need, played, trick_cards, n_in_trick, led, win_pos, heuristic, out):
     """``out`` (N_FEATURES,): what the imitation knows of playing ``c`` now."""
     unseen = FULL_DECK_MASK & ~(played | hand)
@@ -99,7 +100,7 @@ def features(c, players, hand, legal, trump, need, played, trick_cards, n_in_tri
     out[23] = needs * follow * (1 - wins) * rank
 
 
-@kernel
+@numba.njit
 def _recorded(ctx, seat, players, hand, legal, turn_up, trump, bids, tricks, seat_played, played, trick_cards,
               n_in_trick, led, win_pos, voids):
     """``play_tricks``'s chooser for the replay: the logged card, each legal card's features recorded
@@ -122,7 +123,7 @@ def _recorded(ctx, seat, players, hand, legal, turn_up, trump, bids, tricks, sea
     return card
 
 
-@kernel
+@numba.njit
 def _imitator(ctx, seat, players, hand, legal, turn_up, trump, bids, tricks, seat_played, played, trick_cards,
               n_in_trick, led, win_pos, voids):
     """``play_tricks``'s chooser for a table: the hero plays the heuristic, the others their highest-scoring
@@ -145,7 +146,7 @@ def _imitator(ctx, seat, players, hand, legal, turn_up, trump, bids, tricks, sea
     return best
 
 
-@kernel
+@numba.njit
 def _table_round(hands, players, r, turn_up, trump, hero, hero_bid, hero_params, params, table, weights, out):
     """One round: every seat bids by the heuristic (the hero with ``hero_params``, or ``hero_bid`` when it is
     0 or more), then plays; ``out`` gets the bids and the tricks."""
@@ -224,13 +225,13 @@ def play_table(r: int, deals: int, weights, shift: float, seed: int) -> tuple[fl
     table = TABLES["heuristic_values"]()
     hero_params = parse_policy("heuristic").params_row()
     params = parse_policy(f"heuristic:bid_shift={shift}").params_row()
-    rng = np.random.default_rng(seed)
     made, over, others = [], [], []
     out = np.zeros((2, PLAYERS), np.int64)
+    dealt = deals_of(r, deals, seed)
     for i in range(deals):
         hero = i % PLAYERS
-        hands, turn_up, trump = deal(rng, r, -1)
-        _table_round(hands, PLAYERS, r, turn_up, trump, hero, -1, hero_params, params, table, weights, out)
+        _table_round(dealt.hands[i], PLAYERS, r, int(dealt.turn_up[i]), int(dealt.trump[i]), hero, -1, hero_params,
+                     params, table, weights, out)
         bids, tricks = out
         made.append(bids[hero] == tricks[hero])
         over.append(tricks[hero] - bids[hero])
@@ -238,28 +239,15 @@ def play_table(r: int, deals: int, weights, shift: float, seed: int) -> tuple[fl
     return float(np.mean(made)), float(np.mean(over)), float(np.mean(others))
 
 
-def deal(rng, r: int, fixed: int, turn_up: int = -2, trump: int = -1):
-    """Hands for a round (seat 0's fixed to the mask ``fixed`` when it is 0 or more) and its trump: no turn-up
-    at the last round, else a random one (its suit trump; a Wizard or Jester: none, for this benchmark)
-    unless ``turn_up`` is given."""
-    taken = 0 if fixed < 0 else fixed
-    if turn_up >= 0:
-        taken |= 1 << turn_up
-    rest = np.array([c for c in range(N_CARDS) if not (taken >> c) & 1])
-    perm = rng.permutation(rest)
-    hands = np.zeros(PLAYERS, np.uint64)
-    k = 0
-    for s in range(PLAYERS):
-        if s == 0 and fixed >= 0:
-            hands[0] = np.uint64(fixed)
-            continue
-        for c in perm[k:k + r]:
-            hands[s] |= np.uint64(1) << np.uint64(int(c))
-        k += r
-    if turn_up == -2:
-        turn_up = int(perm[k]) if PLAYERS * r < N_CARDS else -1
-        trump = turn_up // N_RANKS if 0 <= turn_up < 4 * N_RANKS else -1
-    return hands, turn_up, trump
+def deals_of(r: int, n: int, seed: int, hand: int = 0, turn_up: int = -1, trump: int = TRUMP_BY_RULES):
+    """``n`` deals by the engine's dealer (RULES.md: the turned-up card, a dealer's named suit on a Wizard,
+    no trump at the last round), seat 1 holding ``hand`` when given, the turned-up card ``turn_up`` and
+    the trump ``trump`` when given: the batch's ``hands``, ``turn_up`` and ``trump``."""
+    fixed = np.zeros(PLAYERS, np.uint64)
+    fixed[0] = np.uint64(hand)
+    pool = None if turn_up < 0 else np.uint64(1) << np.uint64(turn_up)
+    return simulate_rounds(PLAYERS, r, n, ["heuristic"] * PLAYERS, seed=seed, fixed_hands=fixed, turn_up_pool=pool,
+                           fixed_trump=trump if turn_up >= 0 else TRUMP_BY_RULES)
 
 
 def seat_one(r: int, weights, sims: int, seed: int) -> list[str]:
@@ -271,7 +259,6 @@ def seat_one(r: int, weights, sims: int, seed: int) -> list[str]:
     hero_params = parse_policy("heuristic").params_row()
     models = {"the heuristic": (np.eye(N_FEATURES)[0], 0.0), "imitators": (weights, 0.0),
               "imitators, bid_shift -0.5": (weights, -0.5)}
-    rng = np.random.default_rng(seed)
     out = np.zeros((2, PLAYERS), np.int64)
     seen = {"at search:worlds=8": [], "at the heuristic table": []}
     predicted = {name: [] for name in ["the advisor", *models]}
@@ -284,11 +271,11 @@ def seat_one(r: int, weights, sims: int, seed: int) -> list[str]:
         seen["at search:worlds=8"].append(float(q["made"]))
         seen["at the heuristic table"].append(float(c["made"]))
         predicted["the advisor"].append(q["predicted"])
+        dealt = deals_of(r, sims, seed + q["index"], hand, turn_up, trump)  # the same deals for every model
         for name, (w, shift) in models.items():
             params = parse_policy(f"heuristic:bid_shift={shift}").params_row()
             made = 0
-            for _ in range(sims):
-                hands, _, _ = deal(rng, r, hand, turn_up, trump)
+            for hands in dealt.hands:
                 _table_round(hands, PLAYERS, r, turn_up, trump, 0, q["advised"], hero_params, params, table, w, out)
                 made += out[1, 0] == q["advised"]
             predicted[name].append(made / sims)

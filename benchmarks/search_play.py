@@ -22,9 +22,9 @@ from __future__ import annotations
 
 import argparse
 
+import numba
 import numpy as np
 
-from wizsim._jit import kernel
 from wizsim.bits import ONE, ZERO, popcount
 from wizsim.policies.heuristic import _winners, heuristic_card
 from wizsim.policies.rollout import play_tricks
@@ -36,7 +36,7 @@ SEED = 500
 SEAT, TRICK, PLACE, NEED, N_LEGAL, CARD, HEURISTIC, CARD_WINS, HEURISTIC_WINS, WON = range(10)
 
 
-@kernel
+@numba.njit
 def _replayed(ctx, seat, players, hand, legal, turn_up, trump, bids, tricks, seat_played, played, trick_cards,
               n_in_trick, led, win_pos, voids):
     """``play_tricks``'s chooser: the card the log says, with the heuristic's card in its place noted."""

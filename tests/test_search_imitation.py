@@ -50,17 +50,25 @@ def test_the_replay_marks_the_heuristics_card_on_a_heuristic_table(imitation):
 
 def test_imitators_that_weigh_only_the_heuristics_card_play_as_the_heuristic(imitation):
     """Their table against the engine's heuristic play-out of the same hands and bids: the same tricks."""
-    rng = np.random.default_rng(2)
     heuristic = np.eye(imitation.N_FEATURES)[0]
     out = np.zeros((2, 4), np.int64)
     table = imitation.TABLES["heuristic_values"]()
     params = imitation.parse_policy("heuristic").params_row()
     for r in (3, 6, 15):
-        for _ in range(30):
-            hands, turn_up, trump = imitation.deal(rng, r, -1)
+        dealt = imitation.deals_of(r, 30, 2)
+        for hands, turn_up, trump in zip(dealt.hands, dealt.turn_up.tolist(), dealt.trump.tolist(), strict=True):
             imitation._table_round(hands, 4, r, turn_up, trump, 0, -1, params, params, table, heuristic, out)
             tricks = np.zeros(4, np.int8)
             heuristic_tricks(4, turn_up, trump, hands.copy(), out[0].astype(np.int8), tricks, np.zeros(4, np.uint64),
                              np.zeros(4, np.int8), np.full(4, -1, np.int8), 0, 0, np.uint64(0))
             assert out[1].sum() == r
             assert (out[1] == tricks).all()
+
+
+def test_its_deals_are_the_engines_with_the_hand_and_trump_asked(imitation):
+    hand = int(simulate_rounds(4, 6, 1, "random", seed=9).hands[0, 0])
+    dealt = imitation.deals_of(6, 50, 5, hand, 13, 1)  # the two of hearts turned up, hearts trump
+    assert (dealt.hands[:, 0] == hand).all() and (dealt.turn_up == 13).all() and (dealt.trump == 1).all()
+    assert all((dealt.hands[i, a] & dealt.hands[i, b]) == 0 for i in range(50) for a in range(4) for b in range(a))
+    last = imitation.deals_of(15, 20, 5)
+    assert (last.turn_up == -1).all() and (last.trump == -1).all()  # the last round: no trump

@@ -28,10 +28,19 @@ def plural(n: int, word: str, words: str | None = None) -> str:
     return f"{n:,} {word if n == 1 else (words or word + 's')}"
 
 
+def took(seconds: float, compiled: float, digits: int = 2) -> str:
+    """An answer's or a run's time as printed: the work alone, and the compiling it waited for said apart
+    (a first run on a machine compiles the kernels once; that is not the answer's time)."""
+    out = f"{seconds:.{digits}f} s"
+    if compiled >= 0.5:
+        out += f" (and {compiled:,.1f} s compiling or loading kernels first, not counted)"
+    return out
+
+
 def render_dataset_report(rep) -> str:
     rate = "" if rep.units_per_second != rep.units_per_second else f", {rep.units_per_second:,.0f} {rep.unit}s/s"
     done = (f"wrote {rep.chunks_written} of {plural(rep.chunks, 'chunk')} ({plural(rep.units_written, rep.unit)}, "
-            f"{plural(rep.files_written, 'file')}, {rep.bytes_written / 1e6:,.1f} MB) in {rep.seconds:.2f} s{rate}")
+            f"{plural(rep.files_written, 'file')}, {rep.bytes_written / 1e6:,.1f} MB) in {took(rep.seconds, rep.compile_seconds)}{rate}")
     lines = [f"dataset {rep.out} (run {rep.run_id}): {done}"]
     if rep.recovered:
         lines.append("the run file _wizsim_run.json was lost: recovered the run from its files' own metadata")
@@ -70,7 +79,7 @@ def render_summary(s) -> str:
         "",
         "no-trump share (rounds with a turn-up): "
         + ("n/a, last round" if s.no_trump_share != s.no_trump_share else f"{s.no_trump_share:.4f}"),
-        f"{s.rounds_per_second:,.0f} rounds/s, {s.card_plays_per_second:,.0f} card plays/s ({s.seconds:.2f} s)",
+        f"{s.rounds_per_second:,.0f} rounds/s, {s.card_plays_per_second:,.0f} card plays/s ({took(s.seconds, s.compile_seconds)})",
     ]
     return "\n".join(lines)
 
@@ -180,7 +189,7 @@ def _method_line(a) -> str:
     q = a.question
     if q["earlier_bids"] and not a.conditioned:
         how += "; under the opponents' model their bids say nothing about their cards"
-    out = f"{how}. {a.seconds:.2f} s."
+    out = f"{how}. {took(a.seconds, a.compile_seconds)}."
     return out + (f"\nWarning: {a.warning}." if a.warning else "")
 
 
@@ -234,7 +243,7 @@ def _play_method_line(a) -> str:
         if a.conditioned:
             how += (f"; weighed by what the opponents revealed: {a.samples:,} of {a.tried:,} drawn kept "
                     f"(effective sample size {a.ess:,.0f})")
-    out = f"{how}. {a.seconds:.2f} s."
+    out = f"{how}. {took(a.seconds, a.compile_seconds)}."
     return out + (f"\nWarning: {a.warning}." if a.warning else "")
 
 
@@ -259,10 +268,10 @@ def render_trump_advice(a) -> str:
             lines.append(f"  {text}")
     lines.append("")
     if a.method == "exact":
-        lines.append(f"Exact: round 1, all {a.samples:,} deals enumerated for each suit. {a.seconds:.2f} s.")
+        lines.append(f"Exact: round 1, all {a.samples:,} deals enumerated for each suit. {took(a.seconds, a.compile_seconds)}.")
     else:
         lines.append(f"Monte Carlo: {a.samples:,} simulated deals, the same deals for every suit and bid "
-                     f"(seed {a.seed}). {a.seconds:.2f} s.")
+                     f"(seed {a.seed}). {took(a.seconds, a.compile_seconds)}.")
     if a.warning:
         lines.append(f"Warning: {a.warning}.")
     return "\n".join(lines)
@@ -307,7 +316,7 @@ def render_review(rv) -> str:
         lines += ["", "Asked with the opponents' model learned from the earlier rounds (their play "
                       "noise): " + "; ".join(f"round {r}: {', '.join(names)}" for r, names in rv.learned.items())]
     lines += ["", f"Each decision: {rv.samples:,} simulated deals (exact where the advisor enumerates), the same "
-                  f"deals for every choice, seed {rv.seed}. {rv.seconds:.1f} s."]
+                  f"deals for every choice, seed {rv.seed}. {took(rv.seconds, rv.compile_seconds, 1)}."]
     return "\n".join(lines)
 
 

@@ -39,7 +39,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from wizsim._jit import compile_seconds
+from wizsim._jit import Stopwatch, compile_seconds
 from wizsim.advisor.advice import PlayAdvice
 from wizsim.advisor.played import PlayQuestion, make_play_question
 from wizsim.advisor.question import AdviceError, check_memory, check_policy_name, check_sampling
@@ -482,7 +482,7 @@ def advise_play(hand, trump, seat, players=4, *, bids, played=(), hook=False, tr
     )
     from wizsim.config import check_seed
 
-    started = time.perf_counter()
+    clock = Stopwatch()
     play = check_policy_name(play, "play", "heuristic")
     bid_trust = check_trust(bid_trust, "bid_trust")
     play_trust = check_trust(play_trust, "play_trust")
@@ -509,7 +509,7 @@ def advise_play(hand, trump, seat, players=4, *, bids, played=(), hook=False, tr
     else:
         ev = _monte_carlo(q, state, model, candidates, seed, samples, max_samples)
     advice = _advice(q, model, candidates, ev, seed)
-    advice.seconds = time.perf_counter() - started
+    advice.seconds, advice.compile_seconds = clock.seconds, clock.compiled
     return advice
 
 

@@ -40,6 +40,7 @@ from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
+from wizsim._jit import Stopwatch
 from wizsim.config import ENGINES
 from wizsim.dataset.chunk import encode_batch, simulate_chunk
 from wizsim.dataset.folder import MANIFEST, check_file, remove_owned, survey
@@ -67,7 +68,7 @@ class RunReport:
     units_written: int
     files_written: int
     bytes_written: int
-    seconds: float
+    seconds: float  # writing, compiling left out (``compile_seconds``)
     engine: str
     rounds_per_unit: int = 1  # rounds in a game (game mode)
     card_plays_per_unit: int = 0
@@ -76,6 +77,7 @@ class RunReport:
     recovered: bool = False  # the run file was lost and rebuilt from the files' own metadata
     files_verified: int = 0  # files of skipped chunks whose bytes matched their recorded digest
     files_decoded: int = 0  # files of skipped chunks with no digest recorded, decoded and checked page by page
+    compile_seconds: float = 0.0  # compiling or loading kernels during the run
 
     @property
     def units_per_second(self) -> float:
@@ -364,7 +366,7 @@ def _write_locked(out: Path, spec: RunSpec, engine, threads, overwrite, schedule
         if progress:
             progress(stop - start)
 
-    t0 = time.perf_counter()
+    clock = Stopwatch()
     try:
         write_manifest(out, manifest)
         saved[0] = time.monotonic()
@@ -391,7 +393,7 @@ def _write_locked(out: Path, spec: RunSpec, engine, threads, overwrite, schedule
         if isinstance(err, OSError):
             raise _storage_error(err, out, kept) from None
         raise
-    report.seconds = time.perf_counter() - t0
+    report.seconds, report.compile_seconds = clock.seconds, clock.compiled
     execution.update(finished=_now(), seconds=round(report.seconds, 3), chunks_written=report.chunks_written)
     manifest["status"] = "complete"
     write_manifest(out, manifest)

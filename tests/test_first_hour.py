@@ -60,3 +60,16 @@ def test_a_first_run_prints_its_answer_time_without_the_compile(tmp_path):
     m = re.search(r"\(([\d.]+) s \(and ([\d,.]+) s compiling or loading kernels first, not counted\)\)", res.stdout)
     assert m, res.stdout
     assert float(m.group(1)) < float(m.group(2).replace(",", ""))
+
+
+def test_no_minus_zero_in_printed_intervals():
+    from wizsim.render import _num, _signed
+
+    assert _signed(-0.04) == "+0.0" and _signed(-0.06) == "-0.1" and _signed(0.04) == "+0.0"
+    assert _num(-0.04) == "0.0" and _num(-0.4) == "-0.4"
+
+
+def test_the_package_says_it_is_typed():
+    from importlib.resources import files
+
+    assert files("wizsim").joinpath("py.typed").is_file()

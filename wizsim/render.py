@@ -94,14 +94,14 @@ def render_tournament(res) -> str:
         f"{'policy':<{w}} {'seats':>5} {'mean score':>10} {'95% interval':>19} {'win rate':>8} {'exact bid':>9} {'|bid-tricks|':>12}",
     ]
     for row in res.summary.itertuples(index=False):
-        interval = "-" if np.isnan(row.score_low) else f"[{row.score_low:.1f}, {row.score_high:.1f}]"
+        interval = "-" if np.isnan(row.score_low) else f"[{_num(row.score_low)}, {_num(row.score_high)}]"
         lines.append(f"{row.name:<{w}} {row.seats_per_game:>5} {row.mean_score:>10.1f} {interval:>19} "
                      f"{row.win_rate:>8.1%} {row.bid_accuracy:>9.1%} {row.mean_abs_bid_error:>12.3f}")
     if res.differences is not None and len(res.differences):
         lines += ["", f"paired differences (points per game; 95% interval over {plural(res.n_deals, 'deal')}):"]
         for row in res.differences.itertuples(index=False):
-            interval = "-" if np.isnan(row.low) else f"[{row.low:+.1f}, {row.high:+.1f}]"
-            lines.append(f"  {row.a} - {row.b}: {row.mean:+.1f} {interval}")
+            interval = "-" if np.isnan(row.low) else f"[{_signed(row.low)}, {_signed(row.high)}]"
+            lines.append(f"  {row.a} - {row.b}: {_signed(row.mean)} {interval}")
     names = list(res.summary.name)
     lines += ["", "exact bid / mean |bid - tricks| by round size", f"{'round':>5}  " + "  ".join(f"{n:>{max(20, len(n))}}" for n in names)]
     table = res.by_round.set_index(["round", "policy"])
@@ -116,7 +116,8 @@ BAR_WIDTH = 30
 
 
 def _signed(x: float | None) -> str:
-    return "?" if x is None else f"{x:+.1f}"
+    """``+1.2``, ``-0.3``; a value that rounds to zero prints ``+0.0``, never ``-0.0``."""
+    return "?" if x is None else f"{(round(x, 1) or 0.0):+.1f}"
 
 
 def render_advice(a) -> str:
@@ -278,7 +279,11 @@ def render_trump_advice(a) -> str:
 
 
 def _num(x: float | None, fmt: str = ".1f") -> str:
-    return "?" if x is None else format(x, fmt)
+    """``x`` as ``fmt``; a value that rounds to zero prints without a minus sign."""
+    if x is None:
+        return "?"
+    out = format(x, fmt)
+    return out[1:] if out.startswith("-") and not out.strip("-0.") else out
 
 
 def render_review(rv) -> str:

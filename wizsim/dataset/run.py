@@ -401,7 +401,7 @@ def _write_locked(out: Path, spec: RunSpec, engine, threads, overwrite, schedule
 
 
 def write_dataset(out: str | os.PathLike, players: int = 4, *, r: int | None = None, rounds: int | None = None,
-                  games: int | None = None, policies="random", hook: bool = False, seed: int | None = 0,
+                  games: int | None = None, policies="heuristic", hook: bool = False, seed: int | None = 0,
                   trick_log: bool = False, chunk_size: int | None = None, engine: str = "local",
                   threads: int | None = None, overwrite: bool = False, scheduler: str | None = None,
                   workers: int | None = None, dask_processes: bool = True, progress=None) -> RunReport:

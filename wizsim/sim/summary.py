@@ -87,7 +87,7 @@ class _Sums:
 
 
 def summarize(players: int, *, r: int | None = None, rounds: int | None = None, games: int | None = None,
-              policies="random", hook: bool = False, seed: int | None = 0, threads: int | None = None,
+              policies="heuristic", hook: bool = False, seed: int | None = 0, threads: int | None = None,
               progress=None) -> Summary:
     """Simulate ``rounds`` rounds of size ``r`` or ``games`` whole games and summarise them by seat.
 

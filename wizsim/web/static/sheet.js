@@ -562,8 +562,12 @@ function renderTable() {
   const g = sheet.game, n = g.players.length;
   const rows = scoresAndTotals(g);
   const table = $("sheet-table");
-  table.querySelector("thead").replaceChildren(el("tr", {}, el("th", { scope: "col", text: "Round" }),
-    ...g.players.map((name, p) => el("th", { scope: "col", class: p === g.me ? "mine" : "", text: name + (p === g.me ? " (you)" : "") }))));
+  // a name as wide as its column allows (cut with an ellipsis on a phone; whole in the tooltip and to a
+  // screen reader); "you" on a line of its own
+  table.querySelector("thead").replaceChildren(el("tr", {}, el("th", { scope: "col", class: "rcol", title: "Round", "aria-label": "Round", text: "Rd" }),
+    ...g.players.map((name, p) => el("th", { scope: "col", class: p === g.me ? "mine" : "", title: name,
+      "aria-label": name + (p === g.me ? " (you)" : "") }, el("span", { class: "pname", text: name }),
+    ...(p === g.me ? [el("small", { class: "you", text: "you" })] : [])))));
   const focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.round : undefined;
   table.querySelector("tbody").replaceChildren(...g.rounds.map((rd, k) => {
     const row = rows[k];
@@ -571,7 +575,7 @@ function renderTable() {
     const pick = button(String(rd.r), `round ${rd.r}${k === sheet.sel ? ", shown" : ""}: show and correct it`,
       () => selectRound(k), "roundbtn");
     pick.dataset.round = String(k);
-    const th = el("th", { scope: "row" }, pick);
+    const th = el("th", { scope: "row", class: "rcol" }, pick);
     if (rd.trump) th.append(el("small", { class: "trumpmark", text: rd.trump === "none" ? "\u2013" : SUITS.find((x) => x[0] === rd.trump)[1] }));
     const tr = el("tr", { "data-round": String(k), class: k === sheet.sel ? "shown" : "" }, th,
       ...g.players.map((_, p) => {
@@ -591,8 +595,17 @@ function renderTable() {
   }));
   if (focused !== undefined) { const b = table.querySelector(`button[data-round="${focused}"]`); if (b) b.focus(); }
   const totals = rows.length ? rows[rows.length - 1].totals : Array(n).fill(0);
-  table.querySelector("tfoot").replaceChildren(el("tr", {}, el("th", { scope: "row", text: "Total" }),
-    ...totals.map((t, p) => el("td", { "data-player": String(p), "data-total": String(t), class: "num", text: String(t) }))));
+  // the leader (all who share the top total, once a round is scored) marked in the totals row
+  const scored = g.rounds.some(closed), top = Math.max(...totals);
+  table.querySelector("tfoot").replaceChildren(el("tr", {}, el("th", { scope: "row", class: "rcol", text: "Total" }),
+    ...totals.map((t, p) => {
+      const lead = scored && t === top;
+      const td = el("td", { "data-player": String(p), "data-total": String(t), class: lead ? "num leader" : "num",
+        "aria-label": `${g.players[p]}: ${t}${lead ? ", leads" : ""}` });
+      if (lead) td.append(el("span", { class: "crown", "aria-hidden": "true", text: "\u2605" }));
+      td.append(String(t));
+      return td;
+    })));
   const done = g.rounds.filter(closed).length;
   $("sheet-caption").textContent = `${g.players.length} players, ${nRounds(n)} rounds${g.hook ? ", the hook" : ""}; `
     + `${done} round${done === 1 ? "" : "s"} scored. Each cell: bid/tricks, the round's score, the running total.`;

@@ -160,6 +160,7 @@ function toRecord(g) {
     const hand = rd.hand ? parseCardText(rd.hand) : null;
     if (rec.me !== undefined && hand && hand.cards && hand.cards.length === rd.r) out.hand = hand.cards.join(",");
     if (rd.played && rd.played.trim()) out.played = rd.played;
+    if (rd.hints && rd.hints.length) out.hints = rd.hints;  // the practice table's hints taken
     rec.rounds.push(out);
     if (!done) break;
   }
@@ -173,7 +174,7 @@ function fromRecord(rec) {
   for (const rd of rec.rounds) {
     g.rounds.push({ r: rd.r, turn_up: rd.turn_up || null, trump: rd.trump, bids: [...rd.bids],
       tricks: rd.tricks ? [...rd.tricks] : Array(g.players.length).fill(null), hand: rd.hand || "",
-      played: rd.played || "" });
+      played: rd.played || "", ...(rd.hints ? { hints: rd.hints } : {}) });
   }
   if (!g.rounds.length) g.rounds.push(newRound(g, 1));
   return g;
@@ -347,7 +348,7 @@ function el(tag, attrs = {}, ...children) {
 
 function showView(view) {
   sheet.view = view;
-  for (const v of ["sheet", "advice", "review"]) {
+  for (const v of ["sheet", "advice", "review", "play"]) {
     $(`view-${v}`).hidden = v !== view;
     $(`tab-${v}`).setAttribute("aria-current", v === view ? "page" : "false");
   }
@@ -858,6 +859,17 @@ async function runReview(round) {
   }
 }
 
+// The hint taken at a reviewed decision (the practice table records them in the rounds' ``hints``): the
+// round's hint of that kind, for a card the one at the card that was played.
+function hintFor(d) {
+  const g = sheet.game;
+  const rd = g && g.rounds[d.round - 1];
+  if (!rd || !Array.isArray(rd.hints)) return null;
+  if (d.kind !== "card") return rd.hints.find((h) => h.kind === d.kind) || null;
+  const cards = (rd.played || "").split(/[,/]/).filter(Boolean);
+  return rd.hints.find((h) => h.kind === "card" && cards[h.at] === d.chosen) || null;
+}
+
 const KIND_NAMES = { bid: "bid", trump: "trump named", card: "card" };
 const fmt = (x, digits = 1) => (x === null || x === undefined ? "?" : x.toFixed(digits));
 
@@ -909,6 +921,7 @@ function showReview(a, round) {
   }));
   $("review-table").querySelector("tbody").replaceChildren(...a.decisions.map((d) => {
     const isLost = d.loss_low !== null && d.loss_low > 0;
+    const hinted = hintFor(d);
     const verdict = isLost ? "lost" : d.close_call ? "close call" : d.loss === 0 ? "best" : "within precision";
     const tr = el("tr", { class: isLost ? "lost" : d.close_call ? "close" : "" });
     tr.dataset.decision = JSON.stringify(d);
@@ -920,7 +933,9 @@ function showReview(a, round) {
       el("td", { class: "num", text: signed(d.ev_chosen) }),
       el("td", { class: "num", text: signed(d.ev_best) }),
       el("td", { class: "num" }, fmt(d.loss), el("span", { class: "interval", text: `[${fmt(d.loss_low)}, ${fmt(d.loss_high)}]` })),
-      el("td", {}, el("span", { class: `mark ${verdict.replace(/ /g, "-")}`, text: verdict })));
+      el("td", {}, el("span", { class: `mark ${verdict.replace(/ /g, "-")}`, text: verdict }),
+        ...(hinted ? [el("span", { class: "mark hint-taken", "data-best": String(hinted.best),
+          text: `hint: ${shownChoice(d.kind, hinted.best)}` })] : [])));
     return tr;
   }));
 }

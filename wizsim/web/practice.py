@@ -115,6 +115,7 @@ class Table:
                      for p, name in enumerate(setup.policies)]
         self.taken = 0
         self.cost = 0.0
+        self.finished: list[dict] = []  # the finished rounds as record entries, made once
 
     def done(self, setup: Setup) -> bool:
         return self.game.is_over or len(self.game.history) >= setup.n_rounds
@@ -246,7 +247,9 @@ def _round_dict(setup: Setup, game, k: int, rnd) -> dict:
 def record_of(setup: Setup, table: Table) -> dict:
     """The game so far as a game record: every finished round, and the current one once every bid is in."""
     game = table.game
-    rounds = [_round_dict(setup, game, k, rnd) for k, rnd in enumerate(game.history[:setup.n_rounds])]
+    done = game.history[:setup.n_rounds]
+    table.finished += [_round_dict(setup, game, k, done[k]) for k in range(len(table.finished), len(done))]
+    rounds = list(table.finished)
     if not table.done(setup) and all(b is not None for b in game.round.bids):
         rounds.append(_round_dict(setup, game, len(game.history), game.round))
     return {"players": list(setup.names), "first_dealer": game.first_dealer - 1, "hook": setup.hook,

@@ -45,7 +45,7 @@ from wizsim.web.api import (
     review_answer,
     validation_message,
 )
-from wizsim.web.practice import PLAY_EXAMPLE, play_answer  # the practice table (POST /api/play)
+from wizsim.web.practice import PLAY_BODY, PLAY_EXAMPLE, PLAY_RESPONSES, PLAY_SUMMARY, play_answer  # POST /api/play
 
 QUEUE_WAIT_S = 15.0  # the longest a question waits for its turn
 WAITING_PER_WORKER = 4  # questions waiting per worker, beyond which a new one is turned away at once
@@ -306,14 +306,8 @@ def create_app(workers: int = 1, hosts=LOCAL_HOSTS, any_address: bool = False) -
         except ValueError as err:
             return JSONResponse({"detail": str(err)}, status_code=422)
 
-    @app.post("/api/play", summary="The practice table: replay a game to your next decision (what you see)",
-              responses={400: {"description": "The body is not a JSON object"},
-                         413: {"description": "The body is too large"},
-                         422: {"description": "A bad setup or choice: {\"detail\": \"one line\"}"},
-                         503: {"description": "The server is busy: try again after Retry-After seconds"}})
-    async def play(body: Annotated[dict, Body(description="players, me, names, policies, seed, hook, rounds and "
-                                                          "your choices so far (wizsim/web/practice.py)",
-                                              examples=[PLAY_EXAMPLE])]):
+    @app.post("/api/play", summary=PLAY_SUMMARY, responses=PLAY_RESPONSES)
+    async def play(body: Annotated[dict, Body(description=PLAY_BODY, examples=[PLAY_EXAMPLE])]):
         return await _answered(play_answer, body)
 
     async def _answered(call, fields):

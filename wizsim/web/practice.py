@@ -29,6 +29,11 @@ DECISION_OVERHEAD = 5_000  # one Python-level decision of a seated player, in he
 MAX_REPLAY_COST = MAX_CARD_PLAYS  # the same bound as one advice request
 PLAY_FIELDS = ("players", "me", "names", "policies", "seed", "hook", "rounds", "choices")
 SUITS = "SHDC"
+PLAY_SUMMARY = "The practice table: replay a game to your next decision (what you see)"
+PLAY_BODY = "players, me, names, policies, seed, hook, rounds and your choices so far (wizsim/web/practice.py)"
+PLAY_RESPONSES = {400: {"description": "The body is not a JSON object"}, 413: {"description": "The body is too large"},
+                  422: {"description": "A bad setup or choice: {\"detail\": \"one line\"}"},
+                  503: {"description": "The server is busy: try again after Retry-After seconds"}}
 PLAY_EXAMPLE = {"players": 4, "me": 0, "policies": "heuristic", "seed": 7, "rounds": 3, "choices": [1]}
 
 

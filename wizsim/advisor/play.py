@@ -210,9 +210,9 @@ def play_kernels() -> tuple:
     """The kernels a play-advice call runs (for the CLI's first-run compile notice)."""
     from wizsim.sim.evaluation import evaluate_worlds_kernel
     from wizsim.sim.evidence import world_likelihoods_kernel
-    from wizsim.sim.worlds import sample_worlds_kernel
+    from wizsim.sim.worlds import enumerate_worlds_kernel, sample_worlds_kernel
 
-    return (sample_worlds_kernel, world_likelihoods_kernel, evaluate_worlds_kernel)
+    return (sample_worlds_kernel, world_likelihoods_kernel, evaluate_worlds_kernel, enumerate_worlds_kernel)
 
 
 def _deterministic(name: str) -> bool:

@@ -99,7 +99,7 @@ def main(argv=None) -> dict:
                     "cut" if a.timed_out else a.method)
                 rows.append(dict(seconds=seconds, round=r, method=a.method, path=path, samples=int(a.samples),
                                  tried=int(a.tried), timed_out=bool(a.timed_out), cards=len(a.cards), call=kw))
-            print(f"seed {seed}: {len(rows)} calls so far", file=sys.stderr, flush=True)
+            print(f"seed {seed} round {r}: {len(rows)} calls so far", file=sys.stderr, flush=True)
     times = np.array([row["seconds"] for row in rows])
     worst = rows[int(np.argmax(times))]
     paths = {}

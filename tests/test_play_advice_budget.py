@@ -11,8 +11,8 @@ import pytest
 
 from wizsim import advise_play
 from wizsim.advisor import play
-from wizsim.advisor.played import make_play_question
 from wizsim.advisor.opponents import OpponentModel, opponent_names
+from wizsim.advisor.played import make_play_question
 
 GENEROUS = 3.0  # seconds, warm: the documented stop is 0.75 s; a busy CI core is slower
 
@@ -99,3 +99,19 @@ def test_worlds_drawn_in_pieces_are_the_same_worlds():
     first, _, cut = play._draw(state, 300, 3, 10, play._Clock(0.0))
     assert cut and len(first) == play.FIRST_PIECE
     assert np.array_equal(first, whole[: play.FIRST_PIECE])
+
+
+def test_the_benchmark_asks_at_every_decision_of_its_hero():
+    """benchmarks/advise_play_budget.py: the states it asks about are the hero's, one per card it plays."""
+    from benchmark_scripts import benchmark
+
+    bench = benchmark("advise_play_budget")
+    for r in (10, 15):
+        asked = list(bench.questions(4, r, 3, 1))
+        assert len(asked) == r
+        for kw in asked:
+            q = make_play_question(kw["hand"], kw["trump"], kw["seat"], kw["players"], bids=kw["bids"],
+                                   played=kw["played"], trump_card=kw.get("trump_card"), policy="heuristic",
+                                   play="heuristic")
+            assert q.me == kw["seat"] - 1 and len(q.legal_cards) >= 1
+        assert len(list(bench.questions(4, r, 3, 2))) == -(-r // 2)

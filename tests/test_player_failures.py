@@ -16,6 +16,7 @@ import textwrap
 import time
 from pathlib import Path
 
+import numba
 import pyarrow.parquet as pq
 import pytest
 from click.testing import CliRunner
@@ -24,6 +25,7 @@ import wizsim
 from wizsim.cli import main
 from wizsim.config import ConfigError, PlayerError
 from wizsim.dataset.run import MANIFEST
+from wizsim.jit import lowest_card
 from wizsim.policies.registry import USER_IDENTITIES, USER_PLAYERS
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -148,6 +150,33 @@ def test_a_module_that_exits_at_import_is_an_error_not_an_exit(bots):
     # a module whose import failed is not left behind as if it had loaded
     with pytest.raises(PlayerError, match="SystemExit: 3"):
         wizsim.simulate_rounds(4, 3, 2, ["exits.py:Bot", "random"])
+
+
+@numba.njit
+def _boom_card(obs, rng):
+    if obs.r == 3:
+        raise ValueError("boom")
+    return lowest_card(obs.legal)
+
+
+@numba.njit
+def _zero_bid(obs, rng):
+    return 0 if obs.forbidden != 0 else 1
+
+
+def test_a_jitted_player_that_raises_inside_the_kernel_is_named(bots):
+    boom = wizsim.jit_player("boom", bid=_zero_bid, card=_boom_card)
+    try:
+        with pytest.raises(PlayerError, match=r"jitted player 'boom' raised ValueError: boom in one of rounds 0..9 of "
+                                              r"seed 1 \(the same rounds played with wizsim.Round") as info:
+            wizsim.simulate_rounds(4, 3, 10, [boom, "random"], seed=1)
+        assert isinstance(info.value.__cause__, ValueError)
+        with pytest.raises(PlayerError, match=r"player 'boom' at seat 1, deciding its card, raised ValueError: boom "
+                                              r"\(to replay: seed 1, round index 0"):
+            wizsim.Round(4, 3, seed=1).play([boom, "random", "random", "random"])
+    finally:
+        USER_PLAYERS.pop("boom", None)
+        USER_IDENTITIES.pop("boom", None)
 
 
 # --- the command line --------------------------------------------------------------------------------

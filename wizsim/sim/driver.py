@@ -18,6 +18,7 @@ from wizsim.cards import FULL_DECK_MASK, shorten
 from wizsim.config import (
     MAX_ROUND_INDEX,
     ConfigError,
+    PlayerError,
     RulesConfig,
     check_count,
     check_flag,
@@ -88,6 +89,28 @@ def user_functions_quiet():
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", NumbaExperimentalFeatureWarning)
         yield
+
+
+@contextlib.contextmanager
+def jitted_player_errors(slots: PolicySlots, where: str):
+    """An exception a user's jitted player raises inside the round kernel (or an action it returns that
+    the kernel refuses) as a ``PlayerError`` naming the player and the rounds; the kernel cannot say
+    which seat and round, so the message says how to find them: the same rounds on the open table
+    (``Round.play``) name both."""
+    try:
+        yield
+    except (KeyboardInterrupt, ConfigError, numba.core.errors.NumbaError):
+        raise
+    except Exception as err:
+        if slots.user is None:
+            raise
+        from wizsim.policies.dispatch import USER
+        from wizsim.table.players import describe_failure
+
+        name = next((nm for nm, kind in zip(slots.names, slots.kinds, strict=True) if kind == USER), "?")
+        raise PlayerError(f"jitted player {name!r} raised {describe_failure(err)} in one of {where} (the same "
+                          f"rounds played with wizsim.Round(...).play name the seat, the decision and the round "
+                          f"index)") from err
 
 
 def _physical_memory() -> int:
@@ -218,7 +241,8 @@ def simulate_rounds(players: int, r: int, n_rounds: int, policies="random", *, h
              hands[a:b], turn_up[a:b], trump[a:b], bids[a:b], tricks[a:b], scores[a:b], accepted[a:b], log_cards[li],
              log_leader[li], log_winner[li], slots.ext)
 
-    with numba_threads(threads), one_thread_if(n <= BLOCK):
+    with numba_threads(threads), one_thread_if(n <= BLOCK), jitted_player_errors(slots, f"rounds {first_index}.."
+                                                                                f"{first_index + n - 1} of seed {seed}"):
         run_batch(simulate_rounds_kernel, n, BLOCK, slots.ext, rows)
     batch = RoundBatch(p, r, seed, first_index, names, hands, turn_up, trump, bids, tricks, scores, accepted)
     if trick_log:
@@ -379,7 +403,8 @@ def simulate_games(players: int, n_games: int, policies="random", *, hook: bool 
              bool(trick_log), first_dealer[a:b], hands[a:b], turn_up[a:b], trump[a:b], bids[a:b], tricks[a:b],
              scores[a:b], log_cards[li], log_leader[li], log_winner[li], slots.ext)
 
-    with numba_threads(threads), one_thread_if(n <= GAME_BLOCK):
+    where = f"games {game_ids.min()}..{game_ids.max()} of seed {seed}" if n else ""
+    with numba_threads(threads), one_thread_if(n <= GAME_BLOCK), jitted_player_errors(slots, where):
         run_batch(simulate_games_kernel, n, GAME_BLOCK, slots.ext, rows)
     batch = GameBatch(p, seed, game_ids, [list(r) for r in player_policies], first_dealer, hands, turn_up, trump,
                       bids, tricks, scores)

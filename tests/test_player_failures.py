@@ -20,6 +20,7 @@ import numba
 import pyarrow.parquet as pq
 import pytest
 from click.testing import CliRunner
+from outside import GREEDY_BOT
 
 import wizsim
 from wizsim.cli import main
@@ -30,22 +31,12 @@ from wizsim.policies.registry import USER_IDENTITIES, USER_PLAYERS
 
 ROOT = Path(__file__).resolve().parent.parent
 
-BOTS = textwrap.dedent('''
-    import sys
+# Greedy (tests/outside.py) and players that go wrong in each way a user's code can
+BOTS = GREEDY_BOT + textwrap.dedent('''
     import time
 
     CALLS = [0]
-
-
-    class Fine:
-        def trump(self, obs):
-            return 0
-
-        def bid(self, obs):
-            return obs.legal[0]
-
-        def card(self, obs):
-            return obs.legal[0]
+    Fine = Greedy
 
 
     class Raiser(Fine):

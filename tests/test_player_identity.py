@@ -17,6 +17,7 @@ from pathlib import Path
 import pyarrow.parquet as pq
 import pytest
 from click.testing import CliRunner
+from test_jit_player import _BOT as JIT_LOW_BOT
 
 import wizsim
 from wizsim.cli import main
@@ -144,24 +145,7 @@ def test_in_one_process_an_edited_file_is_loaded_again_and_refused_on_resume(tmp
         read_tricks(tmp_path / "mix", verify=False)
 
 
-JIT_MUT = textwrap.dedent('''
-    import numba
-    import wizsim
-    from wizsim.jit import lowest_card
-
-
-    @numba.njit
-    def bid(obs, rng):
-        return 0 if obs.forbidden != 0 else 1
-
-
-    @numba.njit
-    def card(obs, rng):
-        return lowest_card(obs.legal)
-
-
-    Low = wizsim.jit_player("jit-mut", bid=bid, card=card)
-''')
+JIT_MUT = JIT_LOW_BOT.replace('"file-low"', '"jit-mut"')  # lowest card, bid 0
 
 
 def test_a_jitted_players_edit_is_refused_on_resume(tmp_path, monkeypatch):

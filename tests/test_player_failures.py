@@ -59,6 +59,11 @@ BOTS = GREEDY_BOT + textwrap.dedent('''
             time.sleep(3600)
 
 
+    class OwnTimeout(Fine):
+        def card(self, obs):
+            raise TimeoutError("mine")
+
+
     class Illegal(Fine):
         def bid(self, obs):
             return 99
@@ -123,6 +128,9 @@ def test_a_decision_past_the_time_limit_is_the_same_error(bots):
         wizsim.run_tournament(4, ["bots.py:Sleeper", "random"], 4, seed=1, decision_timeout=0.3)
     assert time.monotonic() - t0 < 30
     assert isinstance(info.value.__cause__, TimeoutError)
+    # a TimeoutError of the player's own is what it raised, not the limit
+    with pytest.raises(PlayerError, match=r"deciding its card, raised TimeoutError: mine \(to replay"):
+        wizsim.Round(4, 3, seed=1).play(["bots.py:OwnTimeout", "random", "random", "random"])
     # within the limit nothing changes: the same rounds as without one
     a = wizsim.simulate_rounds(4, 3, 20, ["bots.py:Fine", "heuristic"], seed=3)
     b = wizsim.simulate_rounds(4, 3, 20, ["bots.py:Fine", "heuristic"], seed=3, decision_timeout=5)

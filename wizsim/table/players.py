@@ -282,6 +282,10 @@ def load_player_identity(spec: str):
     return obj, identity
 
 
+class DecisionTimeout(TimeoutError):
+    """A user's decision ran past its time limit (``ask``); a TimeoutError the player raises is not one."""
+
+
 class _DecisionThread:
     """A daemon thread that makes a user's decisions for one calling thread, so that the caller can stop
     waiting after a time limit.
@@ -314,14 +318,14 @@ class _DecisionThread:
         self._jobs = jobs
 
     def run(self, fn, obs, timeout: float):
-        """``fn(obs)``; ``TimeoutError`` after ``timeout`` seconds (the thread is then abandoned)."""
+        """``fn(obs)``; ``DecisionTimeout`` after ``timeout`` seconds (the thread is then abandoned)."""
         if self._jobs is None:
             self._start()
         box, done = {}, threading.Event()
         self._jobs.put((fn, obs, box, done))
         if not done.wait(timeout):
             self._jobs = None  # the old thread is stuck in the player's code: leave it there
-            raise TimeoutError(f"no answer within {timeout:g} s")
+            raise DecisionTimeout(f"no answer within {timeout:g} s")
         if "error" in box:
             raise box["error"]
         return box["result"]
@@ -344,7 +348,7 @@ def check_timeout(decision_timeout):
 def ask(who, phase: str, obs, timeout: float | None):
     """A user's player's decision ``phase`` on ``obs``, within ``timeout`` seconds (None: no limit).
     Any exception of the player's (``SystemExit`` included) comes out as it is; a real Ctrl-C
-    (``KeyboardInterrupt``) too. The limit's breach is a ``TimeoutError``."""
+    (``KeyboardInterrupt``) too. The limit's breach is a ``DecisionTimeout``."""
     fn = getattr(who, phase)
     if timeout is None:
         return fn(obs)
@@ -373,5 +377,5 @@ def as_player(item, seed: int | None = None):
                       f"{type(item).__name__}")
 
 
-__all__ = ["JitPlayer", "Player", "as_player", "ask", "check_timeout", "describe_failure", "display_name", "is_player", "kernel_view",
+__all__ = ["DecisionTimeout", "JitPlayer", "Player", "as_player", "ask", "check_timeout", "describe_failure", "display_name", "is_player", "kernel_view",
            "load_player", "load_player_identity", "player", "player_name", "register_player", "seated"]

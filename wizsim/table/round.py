@@ -28,6 +28,7 @@ from wizsim.rules.kernels import (
 )
 from wizsim.table.observation import Observation
 from wizsim.table.players import (
+    DecisionTimeout,
     JitPlayer,
     Player,
     as_player,
@@ -270,7 +271,7 @@ class Round:
                 action = ask(who, self.phase, obs, timeout)
         except KeyboardInterrupt:
             raise
-        except TimeoutError as err:
+        except DecisionTimeout as err:
             raise self._player_error(who, f"took more than {timeout:g} s (the decision time limit)") from err
         except BaseException as err:
             raise self._player_error(who, f"raised {describe_failure(err)}") from err

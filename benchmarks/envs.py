@@ -1,7 +1,8 @@
 """Environment speed (issue 18 item 3): actions per second of a random game stepped one action at a time
 through the open table's Python API (``wizsim.Game``), beside OpenSpiel's Python loop over its C++
 ``oh_hell`` (the best Python step loop a user has today); the batched ``VectorEnv`` per thread; and the
-PettingZoo and OpenSpiel (``python_wizard``) environments stepped from Python.
+PettingZoo and OpenSpiel (``python_wizard``) environments stepped from Python; and the Gymnasium vector environment
+(``wizsim.envs.gym.WizardVectorEnv``) beside the ``VectorEnv`` it wraps, alternating runs, with their ratio.
 
     python benchmarks/envs.py              # 5 timed runs per case, median quoted
     python benchmarks/envs.py --quick      # 3 shorter runs
@@ -145,6 +146,48 @@ def vector_env(seconds: float, runs: int, n: int, opponents: str | None, r: int 
     return out
 
 
+def gym_vector_beside_vector_env(seconds: float, runs: int, n: int, r: int = 5) -> dict | None:
+    """``wizsim.envs.gym.WizardVectorEnv`` (Gymnasium's 5-tuple, same-step autoreset with ``final_obs``, fresh
+    arrays each step) beside the ``VectorEnv`` it wraps, learner vs 3 heuristic seats, runs alternating so
+    both see the same machine; the ratio of the medians (CPU time) is the wrapper's cost."""
+    try:
+        from wizsim.envs.gym import WizardVectorEnv
+    except ImportError:
+        return None
+    from wizsim.envs.vector import VectorEnv
+
+    raw = VectorEnv(n, 4, r, seed=1, opponents="heuristic")
+    gym = WizardVectorEnv(n, 4, r, seed=1, opponents="heuristic")
+    raw.reset()
+    gym.reset()
+
+    def raw_steps():
+        raw.step(raw.sample_actions())
+        return n
+
+    def gym_steps():
+        gym.step(gym.sample_actions())
+        return n
+    timed = {"vector_env": _timed(raw_steps, seconds), "gym_vector_env": _timed(gym_steps, seconds)}
+    for fn in timed.values():
+        fn()  # warm-up
+    rates = {k: ([], []) for k in timed}
+    for _ in range(runs):
+        for key, fn in timed.items():
+            k, wall, cpu = fn()
+            rates[key][0].append(k / wall)
+            rates[key][1].append(k / cpu)
+    out = {key: {"actions_per_second": statistics.median(w), "actions_per_second_cpu": statistics.median(c),
+                 "runs": runs} for key, (w, c) in rates.items()}
+    out["ratio_cpu"] = out["gym_vector_env"]["actions_per_second_cpu"] / out["vector_env"]["actions_per_second_cpu"]
+    out["ratio_wall"] = out["gym_vector_env"]["actions_per_second"] / out["vector_env"]["actions_per_second"]
+    # each run's ratio to the run just before it: steadier than the ratio of medians when the load drifts
+    out["ratio_cpu_median_of_pairs"] = statistics.median(
+        g / v for g, v in zip(rates["gym_vector_env"][1], rates["vector_env"][1], strict=True))
+    out.update(n=n, players=4, r=r, opponents="heuristic")
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true")
@@ -166,6 +209,7 @@ def main() -> None:
         "vector_env_self_play": vector_env(seconds, runs, 4096, None),
         "vector_env_self_play_r15": vector_env(seconds, runs, 4096, None, r=15),
         "vector_env_vs_heuristic": vector_env(seconds, runs, 4096, "heuristic"),
+        "gym_vector_env_beside_vector_env": gym_vector_beside_vector_env(seconds, runs, 4096),
     }
     res["machine"]["load_average_at_end"] = list(os.getloadavg())
     out = Path(__file__).with_name("results").joinpath("envs-quick.json" if args.quick else "envs.json")
@@ -180,6 +224,13 @@ def main() -> None:
               "vector_env_self_play": "VectorEnv self-play, one thread (n=4096, 4 players, r=5)",
               "vector_env_self_play_r15": "VectorEnv self-play, one thread (n=4096, 4 players, r=15)",
               "vector_env_vs_heuristic": "VectorEnv learner vs 3 heuristic seats, one thread (learner actions)"}
+    pair = res["gym_vector_env_beside_vector_env"]
+    if pair is not None:
+        print(f"Gymnasium WizardVectorEnv beside VectorEnv, alternating (n=4096, vs heuristic): "
+              f"{pair['gym_vector_env']['actions_per_second_cpu']:,.0f} against "
+              f"{pair['vector_env']['actions_per_second_cpu']:,.0f} actions/s of CPU time, ratio "
+              f"{pair['ratio_cpu']:.3f} (wall {pair['ratio_wall']:.3f}, median of the runs' ratios "
+              f"{pair['ratio_cpu_median_of_pairs']:.3f})")
     for key, label in labels.items():
         v = res[key]
         if v is None:

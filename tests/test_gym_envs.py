@@ -146,7 +146,8 @@ def test_the_vector_env_autoresets_in_the_same_step_as_vector_env_does():
             final = info["final_obs"][i]
             assert final[OVER] == 1 and final[encoding.PLAYED:encoding.PLAYED + 60].sum() == 15
             assert obs[i, encoding.PLAYED:encoding.PLAYED + 60].sum() == 0
-        assert all(info["final_obs"][i] is None for i in np.flatnonzero(~terminated)) if rows.size else True
+        if rows.size:
+            assert info["final_obs"].shape == obs.shape and not info["final_obs"][~terminated].any()
         ended += rows.size
     assert ended > 50
 
@@ -160,7 +161,7 @@ def test_the_vector_env_is_seeded_and_hands_out_fresh_arrays():
             out += [obs, rewards, terminated, info["action_mask"]]
         return out
 
-    a, b = WizardVectorEnv(8, 4, 2), WizardVectorEnv(8, 4, 2)
+    a, b = WizardVectorEnv(8, 4, 2, copy=True), WizardVectorEnv(8, 4, 2, copy=True)
     first, again = run(a, 4), run(b, 4)
     assert data_equivalence(first, again, exact=True)
     assert data_equivalence(run(a, 4), first, exact=True)  # reset(seed=) restarts the run
@@ -209,3 +210,21 @@ def test_bad_vector_arguments_are_named(kw, match):
         WizardVectorEnv(4, **kw)
     with pytest.raises(ValueError, match="seed"):
         WizardVectorEnv(4).reset(seed=[1, 2, 3, 4])
+
+
+def test_without_copies_the_arrays_are_reused_and_changing_them_changes_no_rule():
+    env, twin = WizardVectorEnv(64, 4, 3, seed=5), WizardVectorEnv(64, 4, 3, seed=5, copy=True)
+    obs, info = env.reset()
+    t_obs, t_info = twin.reset()
+    for _ in range(10):
+        legal = info["action_mask"].copy()
+        actions = twin.sample_actions()
+        info["action_mask"][:] = 0  # a caller masking for its network
+        obs[:] = 0
+        obs2, _, terminated, _, info = env.step(actions)
+        t_obs, _, t_terminated, _, t_info = twin.step(actions)
+        assert obs2 is obs  # the env's own buffer, as VectorEnv's
+        assert np.array_equal(obs2, t_obs) and np.array_equal(info["action_mask"], t_info["action_mask"])
+        assert np.array_equal(terminated, t_terminated) and legal.any(axis=1).all()
+        if terminated.any():
+            assert np.array_equal(info["final_obs"], t_info["final_obs"])

@@ -27,14 +27,17 @@ built-in opponents draw from each round's play stream, so ``reset(seed=s)`` make
 inside ``reset`` and ``step``.
 
 ``WizardVectorEnv(num_envs, players=4, r=5, seat=None, opponents="heuristic", hook=False, seed=None,
-illegal="end", copy=True)`` is a ``gymnasium.vector.VectorEnv`` of ``num_envs`` such rounds over the
+illegal="end", copy=False)`` is a ``gymnasium.vector.VectorEnv`` of ``num_envs`` such rounds over the
 batched kernels of ``wizsim.envs.vector.VectorEnv`` (opponents a policy name, played inside the kernel; a
 round per episode; ``seat=None`` rotates the learner's seat with the round index). It autoresets in the
 same step (``metadata["autoreset_mode"]`` is ``AutoresetMode.SAME_STEP``, as Stable-Baselines3's vector
-envs do): a row whose round ended returns the next round's first observation, its last observation in
-``info["final_obs"]`` (an object array, ``None`` for other rows, ``info["_final_obs"]`` the rows that
-ended). ``reset(seed=s)`` seeds the run: round ``k`` of row ``i`` is round index ``k * num_envs + i`` of
+envs do): a row whose round ended returns the next round's first observation, its last one in
+``info["final_obs"]`` (an int8 (num_envs, 611) array, zero in the rows that did not end; ``info["_final_obs"]``
+marks the rows that ended). ``reset(seed=s)`` seeds the run: round ``k`` of row ``i`` is round index ``k * num_envs + i`` of
 ``s``. Rewards are float64 (num_envs,), terminations as in the single env, truncations always False.
+As ``VectorEnv`` does, it hands out its own observation, mask and ``final_obs`` arrays, which the next step
+overwrites (copy what you keep; changing them changes nothing of the rules); ``copy=True`` gives fresh
+arrays at each step, as Gymnasium's ``SyncVectorEnv`` does by default, at a cost in speed.
 ``gymnasium.make_vec("wizsim/Wizard-v0", num_envs, vectorization_mode="vector_entry_point")`` makes it.
 """
 
@@ -244,7 +247,7 @@ class WizardVectorEnv(gymnasium.vector.VectorEnv):
 
     def __init__(self, num_envs: int = 64, players: int = 4, r: int = 5, *, seat: int | None = None,
                  opponents: str = "heuristic", hook: bool = False, seed: int | None = None, illegal: str = "end",
-                 copy: bool = True):
+                 copy: bool = False):
         if not isinstance(opponents, str):
             raise ConfigError("opponents must be a policy name here (the kernels play them); for player objects use "
                               "gymnasium.vector.SyncVectorEnv over WizardSeatEnv")
@@ -262,11 +265,20 @@ class WizardVectorEnv(gymnasium.vector.VectorEnv):
         self._rows = np.arange(self.num_envs)
         self._penalty = illegal_reward(self._env.r)
         self._started = False
+        n = self.num_envs
+        self._legal = np.zeros((n, N_ACTIONS), np.int8)  # the legal actions, whatever a caller does to masks
+        self._final = np.zeros((n, OBS_DIM), np.int8)  # final_obs when copy is False (reused)
+        self._final_rows = np.zeros(0, np.int64)
 
     @property
     def seat(self) -> np.ndarray:
         """The learner's seat (1..players) in each row now."""
         return self._env.seat.copy()
+
+    def _out(self, obs, masks, info: dict):
+        np.copyto(self._legal, masks)
+        info["action_mask"] = masks.copy() if self.copy else masks
+        return obs.copy() if self.copy else obs
 
     def reset(self, *, seed: int | list | None = None, options: dict | None = None):
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer))):
@@ -274,7 +286,8 @@ class WizardVectorEnv(gymnasium.vector.VectorEnv):
                               f"k * num_envs + i of it), got {seed!r:.40}")
         obs, masks = self._env.reset(seed=seed)
         self._started = True
-        return (obs.copy() if self.copy else obs), {"action_mask": masks.copy()}
+        info = {}
+        return self._out(obs, masks, info), info
 
     def step(self, actions):
         if not self._started:
@@ -284,38 +297,45 @@ class WizardVectorEnv(gymnasium.vector.VectorEnv):
         if a.shape != (self.num_envs,) or a.dtype.kind not in "iu":
             raise ValueError(f"actions must be {self.num_envs} whole numbers (one flat action per row), got "
                              f"shape {a.shape} of {a.dtype}")
-        a = a.astype(np.int64)
-        # env.masks is the kernels' own buffer (callers get copies), so it says what is legal
-        bad = (a < 0) | (a >= N_ACTIONS)
-        bad |= env.masks[self._rows, np.clip(a, 0, N_ACTIONS - 1)] == 0
-        any_bad = self.illegal == "end" and bad.any()
-        if any_bad:  # the row's round is abandoned: step it with any legal action, then deal it again
-            bad_obs = env.obs[bad].copy()
-            a[bad] = np.argmax(env.masks[bad], axis=1)
+        bad = None
+        if self.illegal == "end":
+            if a.min() < 0 or a.max() >= N_ACTIONS:
+                bad = (a < 0) | (a >= N_ACTIONS)
+                bad[~bad] = self._legal[self._rows[~bad], a[~bad]] == 0
+            else:
+                bad = self._legal[self._rows, a] == 0
+            if bad.any():  # the row's round is abandoned: stepped with a legal action, then dealt again
+                bad_obs = env.obs[bad]
+                a = a.astype(np.int64)
+                a[bad] = np.argmax(self._legal[bad], axis=1)
+            else:
+                bad = None
         obs, masks, rewards, dones = env.step(a)
         rewards = rewards.astype(np.float64)
         terminated = dones.copy()
         info = {}
-        if any_bad:
+        if bad is not None:
             rewards[bad] = self._penalty
             terminated |= bad
             info["illegal_action"], info["_illegal_action"] = bad, bad.copy()
         ended = np.flatnonzero(terminated)
         if ended.size:
-            final = obs[ended].copy()
-            if any_bad:
-                final[bad[ended]] = bad_obs
-            final_obs = np.full(self.num_envs, None, object)
-            for j, i in enumerate(ended):
-                final_obs[i] = final[j]
-            info["final_obs"], info["_final_obs"] = final_obs, terminated.copy()
+            if self.copy:
+                final = np.zeros_like(obs)
+            else:  # the buffer of the last steps: clear the rows that ended then
+                final = self._final
+                final[self._final_rows] = 0
+                self._final_rows = ended
+            final[ended] = obs[ended]
+            if bad is not None:
+                final[bad] = bad_obs
+            info["final_obs"], info["_final_obs"] = final, terminated.copy()
             obs, masks = env.reset(rows=ended)
-        info["action_mask"] = masks.copy()
-        return (obs.copy() if self.copy else obs), rewards, terminated, np.zeros(self.num_envs, bool), info
+        return self._out(obs, masks, info), rewards, terminated, np.zeros(self.num_envs, bool), info
 
     def action_masks(self) -> np.ndarray:
         """The legal actions of every row now, bool (num_envs, N_ACTIONS)."""
-        return self._env.masks.astype(bool)
+        return self._legal.astype(bool)
 
     def sample_actions(self) -> np.ndarray:
         """A uniformly random legal action per row, drawn in a kernel (``VectorEnv.sample_actions``)."""

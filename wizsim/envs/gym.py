@@ -298,19 +298,17 @@ class WizardVectorEnv(gymnasium.vector.VectorEnv):
             raise ValueError(f"actions must be {self.num_envs} whole numbers (one flat action per row), got "
                              f"shape {a.shape} of {a.dtype}")
         bad = None
-        if self.illegal == "end":
-            if a.min() < 0 or a.max() >= N_ACTIONS:
-                bad = (a < 0) | (a >= N_ACTIONS)
-                bad[~bad] = self._legal[self._rows[~bad], a[~bad]] == 0
-            else:
-                bad = self._legal[self._rows, a] == 0
-            if bad.any():  # the row's round is abandoned: stepped with a legal action, then dealt again
-                bad_obs = env.obs[bad]
-                a = a.astype(np.int64)
-                a[bad] = np.argmax(self._legal[bad], axis=1)
-            else:
-                bad = None
-        obs, masks, rewards, dones = env.step(a)
+        try:  # VectorEnv checks every row first and steps none when one is illegal
+            obs, masks, rewards, dones = env.step(a)
+        except ValueError:
+            if self.illegal == "raise":
+                raise
+            a = a.astype(np.int64)
+            bad = (a < 0) | (a >= N_ACTIONS)
+            bad[~bad] = self._legal[self._rows[~bad], a[~bad]] == 0
+            bad_obs = env.obs[bad]  # the row's round is abandoned: stepped with a legal action, then dealt again
+            a[bad] = np.argmax(self._legal[bad], axis=1)
+            obs, masks, rewards, dones = env.step(a)
         rewards = rewards.astype(np.float64)
         terminated = dones.copy()
         info = {}

@@ -21,10 +21,13 @@ render_mode=None)``, also ``gymnasium.make("wizsim/Wizard-v0", ...)`` once this 
   ends the episode with reward ``-10 * (r + 1)``, below any score the round could give, and
   ``info["illegal_action"] = True``; ``illegal="raise"`` raises ``ValueError`` naming the legal actions.
 
-The table is wizsim's open table (``wizsim.Round``/``wizsim.Game``): the rules are the engine's, and
-built-in opponents draw from each round's play stream, so ``reset(seed=s)`` makes the same episodes
-(a user's player object is as repeatable as it is). Opponents decide between the learner's decisions,
-inside ``reset`` and ``step``.
+Opponents decide between the learner's decisions, inside ``reset`` and ``step``. With a policy name and
+a round size they decide in ``VectorEnv``'s kernels (one row); with player objects, or over whole games, on
+wizsim's open table (``wizsim.Round``/``wizsim.Game``). Either way the rules are the engine's and built-in
+opponents draw from each round's play stream, so both play the same episodes: an episode is the deal
+``wizsim.Round(players, r, seed=env.table_seed)`` (``wizsim.Game(players, seed=env.table_seed)``) with
+the learner at ``env.learner_seat``, and ``reset(seed=s)`` makes the same episodes again (a user's
+player object is as repeatable as it is).
 
 ``WizardVectorEnv(num_envs, players=4, r=5, seat=None, opponents="heuristic", hook=False, seed=None,
 illegal="end", copy=False)`` is a ``gymnasium.vector.VectorEnv`` of ``num_envs`` such rounds over the
@@ -118,6 +121,7 @@ class WizardSeatEnv(gymnasium.Env):
         self.action_space = spaces.Discrete(N_ACTIONS)
         self.table: Round | Game | None = None
         self._vec: VectorEnv | None = None
+        self.table_seed: int | None = None  # the episode's deal: wizsim.Round(players, r, seed=table_seed)
         self._me = 1  # the learner's seat (one round) or player number (a game)
         self._paid = 0  # rounds whose score the learner has been given
         self._over = True
@@ -178,7 +182,7 @@ class WizardSeatEnv(gymnasium.Env):
     # -- the Gymnasium interface ---------------------------------------------------------------------
     def reset(self, *, seed: int | None = None, options: dict | None = None):
         super().reset(seed=seed)
-        table_seed = int(self.np_random.integers(0, 2**62))
+        table_seed = self.table_seed = int(self.np_random.integers(0, 2**62))
         self._me = self.seat if self.seat is not None else int(self.np_random.integers(1, self.players + 1))
         if self._kernels is not None:  # round index 0 of ``table_seed``: ``Round(..., seed=table_seed)``
             vec = self._kernels.get(self._me)
@@ -221,6 +225,11 @@ class WizardSeatEnv(gymnasium.Env):
         if self.render_mode == "human":
             self.render()
         return self._obs.copy(), reward, self._over, False, {"action_mask": self._mask.copy()}
+
+    @property
+    def learner_seat(self) -> int:
+        """The learner's seat in this episode (its player number when an episode is a game)."""
+        return self._me
 
     def action_masks(self) -> np.ndarray:
         """The legal actions now, as bool (N_ACTIONS,): what sb3-contrib's MaskablePPO asks for."""

@@ -1,7 +1,7 @@
 """Train sb3-contrib's MaskablePPO in one seat against three heuristic players, then score it against the
 heuristic on fixed deals (``pip install "wizsim[rl]"``).
 
-    python scripts/train_maskable_ppo.py [--timesteps 300000] [--seed 0] [--r 5] [--eval 1000]
+    python scripts/train_maskable_ppo.py [--timesteps 200000] [--seed 0] [--r 5] [--eval 1000]
 
 The environment is ``wizsim.envs.gym.WizardSeatEnv`` (one round of ``--r`` cards an episode, the learner's
 seat drawn at each reset, three ``heuristic`` opponents playing inside wizsim's kernels); MaskablePPO reads
@@ -53,7 +53,7 @@ def summary(scores: np.ndarray) -> str:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--timesteps", type=int, default=300_000, help="learner decisions to train on")
+    ap.add_argument("--timesteps", type=int, default=200_000, help="learner decisions to train on")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--r", type=int, default=5, help="cards a round")
     ap.add_argument("--players", type=int, default=4)

@@ -4,6 +4,9 @@ cards played in order, the turned-up card and trump) equals the one ``Round`` ha
 field; an impossible history is refused with ``advise_play``'s own message; and the README's example of
 seating wizsim at a loop of the user's own runs."""
 
+import re
+from pathlib import Path
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -73,7 +76,8 @@ def test_voids_leader_trick_and_tricks_come_from_the_order_of_play():
 @pytest.mark.parametrize("change", [
     dict(played="AS,KS,AS"),  # a card played twice
     dict(played="KD"),  # a card both held and played
-    dict(played="2S,3D,4S"),  # seat 2 showed no spade, then played one
+    dict(played="2S,3D,4S"),  # then it is seat 4's turn, not this seat's
+    dict(played="2S,3D,4S,5S/6S,7S,9S"),  # seat 2 showed no spade, then played one
     dict(seat=2),  # not this seat's turn
     dict(bids=[1, 1, 1, 9]),  # a bid outside 0..r
     dict(bids=[1, 0, 0, 1], hook=True),  # the dealer's forbidden bid with the hook
@@ -113,25 +117,11 @@ def test_a_played_history_needs_the_turned_up_card_before_the_last_round():
         observe("KD,7C", "H", seat=1, players=4, bids=[1, 0, 1, 0])
 
 
-def test_the_readme_example_seats_wizsim_at_a_loop_of_the_users_own():
-    # --- README: seat wizsim at your table -------------------------------------------------------------
-    import wizsim
-
-    bot = wizsim.player("search")  # or "heuristic", or your own player object
-
-    def wizsim_move(hand, trump, turned_up, seat, players, bids, played):
-        """Your game calls this at each of the bot's turns; it answers a trump suit, a bid or a card."""
-        obs = wizsim.observe(hand, trump, seat, players, bids=bids, played=played, trump_card=turned_up)
-        if obs.phase == "trump":
-            return "SHDC"[bot.trump(obs)]
-        if obs.phase == "bid":
-            return bot.bid(obs)
-        return wizsim.format_cards([bot.card(obs)])
-
-    # the bot sits in seat 3 of 4 (seat 1 sits left of the dealer); 7H was turned up, so hearts are trump
-    print(wizsim_move("W,QS,9H,4D,2C", "H", "7H", 3, 4, bids=[1, 0], played=""))  # its bid
-    print(wizsim_move("QS,9H,4D,2C", "H", "7H", 3, 4, bids=[1, 0, 1, 2], played="AS,3S,W,JS/"))  # it leads
-    # ----------------------------------------------------------------------------------------------------
-    bid = wizsim_move("W,QS,9H,4D,2C", "H", "7H", 3, 4, bids=[1, 0], played="")
-    card = wizsim_move("QS,9H,4D,2C", "H", "7H", 3, 4, bids=[1, 0, 1, 2], played="AS,3S,W,JS/")
-    assert 0 <= bid <= 5 and card in ("QS", "9H", "4D", "2C")
+def test_the_docs_example_seats_wizsim_at_a_loop_of_the_users_own(capsys):
+    """docs/your-table.md's first example (the README's) runs as written: a bid, then a card it holds."""
+    text = (Path(__file__).resolve().parent.parent / "docs" / "your-table.md").read_text()
+    block = re.search(r"```python\n(.*?)```", text, re.S).group(1)
+    assert 'wizsim.player("search")' in block and "wizsim.observe(" in block
+    exec(compile(block, "docs/your-table.md", "exec"), {})
+    bid, card = capsys.readouterr().out.split()
+    assert 0 <= int(bid) <= 5 and card in ("QS", "9H", "4D", "2C")

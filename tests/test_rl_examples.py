@@ -28,3 +28,16 @@ def test_the_maskable_ppo_example_trains_and_prints_its_score():
     assert re.search(r"trained MaskablePPO on [\d,]+ learner decisions", out.stdout)
     assert re.search(r"MaskablePPO \(trained\): +[+-]\d+\.\d\d \[", out.stdout)
     assert re.search(r"score vs heuristic: [+-]\d+\.\d\d a round", out.stdout)
+
+
+@pytest.mark.parametrize("k", range(5))
+def test_the_rl_pages_examples_run_and_print_what_they_did(k, capsys):
+    pytest.importorskip("gymnasium")
+    pytest.importorskip("pettingzoo")
+    blocks = re.findall(r"```python\n(.*?)```", (ROOT / "docs" / "rl.md").read_text(), re.S)
+    assert len(blocks) == 5
+    if "sb3_contrib" in blocks[k]:
+        pytest.importorskip("sb3_contrib")
+    exec(compile(blocks[k], f"docs/rl.md block {k + 1}", "exec"), {})
+    out = capsys.readouterr().out
+    assert re.search(r"\d+ (rounds|learner|game)", out), out

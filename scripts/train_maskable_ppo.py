@@ -69,6 +69,11 @@ def main() -> None:
 
     torch.set_num_threads(1)
     kw = dict(players=args.players, r=args.r, opponents="heuristic")
+    started = time.perf_counter()
+    evaluate(WizardSeatEnv(**kw), lambda obs, mask: int(np.flatnonzero(mask)[0]), 1)  # compiles the kernels
+    compiled = time.perf_counter() - started
+    if compiled > 2:
+        print(f"(wizsim compiled its kernels in {compiled:.0f} s; the times below leave that out)")
     train_env = make_vec_env(WizardSeatEnv, n_envs=args.envs, seed=args.seed, env_kwargs=kw)
     model = MaskablePPO("MlpPolicy", train_env, seed=args.seed, n_steps=max(16, min(256, args.timesteps // args.envs)),
                         batch_size=256, learning_rate=3e-4, gamma=1.0, ent_coef=0.01,

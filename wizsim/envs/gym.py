@@ -15,7 +15,7 @@ render_mode=None)``, also ``gymnasium.make("wizsim/Wizard-v0", ...)`` once this 
   60..80 bid 0..20, 81..84 name trump S, H, D, C on a turned-up Wizard when the learner deals);
 - the legal actions: ``info["action_mask"]`` (int8, 85) and ``env.action_masks()`` (bool), which
   sb3-contrib's MaskablePPO reads; all 0 once the episode is over;
-- reward: the learner's round score (RULES.md: 20 + 10 a trick on its bid, else -10 a trick off) in the
+- reward: the learner's round score (docs/rules.md: 20 + 10 a trick on its bid, else -10 a trick off) in the
   step that ends the round, 0 otherwise; over a whole game the return is the learner's game total;
 - ``illegal="end"`` (the default, so that learners without masks and ``check_env`` run): an illegal action
   ends the episode with reward ``-10 * (r + 1)``, below any score the round could give, and
@@ -35,11 +35,12 @@ batched kernels of ``wizsim.envs.vector.VectorEnv`` (opponents a policy name, pl
 round per episode; ``seat=None`` rotates the learner's seat with the round index). It autoresets in the
 same step (``metadata["autoreset_mode"]`` is ``AutoresetMode.SAME_STEP``, as Stable-Baselines3's vector
 envs do): a row whose round ended returns the next round's first observation, its last one in
-``info["final_obs"]`` (an int8 (num_envs, 611) array, zero in the rows that did not end; ``info["_final_obs"]``
-marks the rows that ended). ``reset(seed=s)`` seeds the run: round ``k`` of row ``i`` is round index ``k * num_envs + i`` of
-``s``. Rewards are float64 (num_envs,), terminations as in the single env, truncations always False.
-As ``VectorEnv`` does, it hands out its own observation, mask and ``final_obs`` arrays, which the next step
-overwrites (copy what you keep; changing them changes nothing of the rules); ``copy=True`` gives fresh
+``info["final_obs"]`` (an int8 (num_envs, 611) array, zero in the rows that did not end;
+``info["_final_obs"]`` marks the rows that ended). ``reset(seed=s)`` seeds the run: round ``k`` of row
+``i`` is round index ``k * num_envs + i`` of ``s``. Rewards are float64 (num_envs,), terminations as in
+the single env, truncations always False. As ``VectorEnv`` does, it hands out its own observation, mask
+and ``final_obs`` arrays, which the next step overwrites (copy what you keep; changing them changes
+nothing of the rules); ``copy=True`` gives fresh
 arrays at each step, as Gymnasium's ``SyncVectorEnv`` does by default, at a cost in speed.
 ``gymnasium.make_vec("wizsim/Wizard-v0", num_envs, vectorization_mode="vector_entry_point")`` makes it.
 """
@@ -110,7 +111,8 @@ class WizardSeatEnv(gymnasium.Env):
         self.hook = bool(hook)
         self.illegal = _check_illegal(illegal)
         if render_mode not in (None, *self.metadata["render_modes"]):
-            raise ConfigError(f"render_mode must be one of {self.metadata['render_modes']} or None, got {render_mode!r}")
+            raise ConfigError(f"render_mode must be one of {self.metadata['render_modes']} or None, "
+                              f"got {render_mode!r:.40}")
         self.render_mode = render_mode
         self._opponents = self._seat_opponents(opponents)
         self.opponents = opponents

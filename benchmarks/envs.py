@@ -218,7 +218,7 @@ def main() -> None:
               "vector_env_vs_heuristic": "VectorEnv learner vs 3 heuristic seats, one thread (learner actions)"}
     pair = res["gym_vector_env_beside_vector_env"]
     if pair is not None:
-        print(f"Gymnasium WizardVectorEnv beside VectorEnv, alternating (n=4096, vs heuristic): "
+        print(f"Gymnasium WizardVectorEnv beside VectorEnv, stepped in turn (n=4096, vs heuristic): "
               f"{pair['gym_vector_env']['actions_per_second_cpu']:,.0f} against "
               f"{pair['vector_env']['actions_per_second_cpu']:,.0f} actions/s of CPU time, ratio "
               f"{pair['ratio_cpu']:.3f} (median of the step pairs' ratios; wall {pair['ratio_wall']:.3f})")

@@ -30,6 +30,7 @@ __all__ = [
     "learn_table",
     "learned_policy",
     "legal_plays",
+    "observe",
     "parse_cards",
     "player",
     "read_rounds",
@@ -56,6 +57,7 @@ _HOMES = {
     "wizsim.table": ("Round", "Game", "Observation", "Player", "player"),  # the open table
     "wizsim.record": ("GameRecord", "review"),  # game records and their review
     "wizsim.advisor.table_fit": ("learn_table", "learned_policy"),  # the table's play, learned from the game
+    "wizsim.advisor.history": ("observe",),  # a seat's Observation from what it saw at another table
 }
 _HOME = {name: module for module, names in _HOMES.items() for name in names}
 

@@ -96,10 +96,25 @@ def bad_input_is_usage_error(fn):
 
 
 def echo(result, as_json: bool) -> None:
-    """Print a result as text or as one JSON object (``render.render``)."""
+    """Print a result as text or as one JSON object (``render.render``). Output that cannot be written (a
+    full disk behind ``> file``, /dev/full) is one line on stderr and exit status 1, as any storage fault
+    is; a closed pipe (``| head``) stays quiet, as click makes it."""
     from wizsim.render import render
 
-    click.echo(render(result, as_json))
+    text = render(result, as_json)
+    try:
+        click.echo(text)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        raise
+    except OSError as err:
+        # what is buffered cannot be written either: point stdout at nothing so that the flush at exit is
+        # not a second error after the one line
+        with contextlib.suppress(OSError, ValueError):
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+        raise click.ClickException(f"cannot write the result to standard output: "
+                                   f"{err.strerror or err}") from None
 
 
 # What a first run of each command takes on an empty Numba cache, in seconds (2-core Intel Xeon, numba
@@ -296,9 +311,32 @@ def main():
     """wizsim: simulate the card game Wizard, advise bids, compare strategies."""
 
 
-PLAYERS = click.IntRange(MIN_PLAYERS, MAX_PLAYERS)
-SEED = click.IntRange(0, MAX_SEED)
-COUNT = click.IntRange(min=1)
+class WholeNumber(click.IntRange):
+    """An integer option that also reads ``1e6`` or ``2.5e3``: a count written as a power of ten is a whole
+    number when it is exact; ``1.5`` or ``1e-3`` is refused as not a whole number, not as a "range"."""
+
+    name = "integer"
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, str) and any(c in value for c in ".eE") and value.strip().lstrip("+-").isascii():
+            from decimal import Decimal, InvalidOperation
+
+            try:
+                d = Decimal(value.strip())
+            except InvalidOperation:
+                d = None
+            if d is not None and d.is_finite() and d.adjusted() > 30:  # beyond any range here: no 10**10**9
+                self.fail(f"{value!r} is far above the largest allowed value", param, ctx)
+            if d is not None and d.is_finite() and d == d.to_integral_value():
+                value = int(d)
+            else:
+                self.fail(f"{value!r} is not a whole number", param, ctx)
+        return super().convert(value, param, ctx)
+
+
+PLAYERS = WholeNumber(MIN_PLAYERS, MAX_PLAYERS)
+SEED = WholeNumber(0, MAX_SEED)
+COUNT = WholeNumber(min=1)
 
 
 

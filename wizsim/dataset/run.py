@@ -307,6 +307,10 @@ def write_run(out: str | os.PathLike, spec: RunSpec, *, engine: str = "local", t
         raise DatasetError("--scheduler and --workers need --engine dask")
     if engine == "dask" and scheduler is not None and workers is not None:
         raise DatasetError("give --scheduler ADDRESS (an existing cluster) or --workers N (a local one), not both")
+    if engine == "dask" and scheduler is not None:
+        from wizsim._dask import check_address
+
+        check_address(scheduler, DatasetError)  # before the folder is locked or touched
     if not isinstance(out, (str, os.PathLike)) or not os.fspath(out):
         raise DatasetError("the output folder is an empty path: name a folder (--out DIR)")
     out = Path(out)

@@ -80,20 +80,24 @@ def cluster_workers(client) -> int:
 
 
 def check_scheduler_speaks(address: str, seconds: float) -> None:
-    """Ask the scheduler at ``address`` who it is, all within ``seconds``: ``TimeoutError`` when it does not
-    answer (Dask's own client would wait for ever on a port that accepts and stays silent), ``OSError``
-    when it cannot be reached, ``ValueError`` when what answers is not a Dask scheduler. Run in a thread
-    of its own, so that a caller inside an event loop (a notebook) can ask too."""
+    """Connect to the scheduler at ``address`` (within ``CONNECT_TIMEOUT``) and ask who it is (within
+    ``seconds``): ``TimeoutError`` when it does not answer (Dask's own client would wait for ever on a port
+    that accepts and stays silent), ``OSError`` when it cannot be reached, ``ValueError`` when what
+    answers is not a Dask scheduler. Run in a thread of its own, so that a caller inside an event loop (a
+    notebook) can ask too."""
     import asyncio
     import threading
 
+    from dask.utils import parse_timedelta
     from distributed.comm import connect
 
+    connecting = parse_timedelta(CONNECT_TIMEOUT)
+
     async def ask():
-        comm = await connect(address, timeout=seconds)
+        comm = await asyncio.wait_for(connect(address, timeout=connecting), connecting + seconds)
         try:
             await comm.write({"op": "identity", "reply": True})
-            return await comm.read()
+            return await asyncio.wait_for(comm.read(), seconds)
         finally:
             comm.abort()
 
@@ -101,13 +105,13 @@ def check_scheduler_speaks(address: str, seconds: float) -> None:
 
     def run():
         try:
-            box["reply"] = asyncio.run(asyncio.wait_for(ask(), seconds))
+            box["reply"] = asyncio.run(ask())
         except BaseException as err:  # handed to the caller below
             box["error"] = err
 
     worker = threading.Thread(target=run, name="wizsim-dask-handshake", daemon=True)
     worker.start()
-    worker.join(seconds + 5)  # wait_for stops the talk at ``seconds``; a margin for the loop to close
+    worker.join(connecting + 2 * seconds + 5)  # the waits above end it sooner; a margin for the loop to close
     err = box.get("error")
     if worker.is_alive() or isinstance(err, (asyncio.TimeoutError, TimeoutError)):
         raise TimeoutError(f"connected, but no answer to Dask's handshake within {seconds:g} s: is this port a "

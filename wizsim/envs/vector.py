@@ -509,10 +509,11 @@ class VectorEnv:
 
     def step(self, actions) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """One flat action per row; returns (obs, masks, rewards, dones), arrays the env reuses (copy to keep)."""
+        checked = self._check_actions(actions)
         if (self._scal[:, S_EP] < 0).any():
             raise RuntimeError("call reset() before step(): some rows hold no round yet")
         a = self._actions
-        a[:] = self._check_actions(actions)
+        a[:] = checked
         if self.opponents is None:
             bad = step_kernel(np.uint64(self.seed), a, self.players, self.r, self.hook, self.auto_reset, self._scal,
                               self._dealt, self._live, self._seat_played, self._voids, self._trick, self._bids,

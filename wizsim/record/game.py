@@ -136,13 +136,29 @@ def _parse_int(text: str):
     return _LongNumber(text) if len(text) > MAX_NUMBER_DIGITS else int(text)
 
 
+def loads(text):
+    """JSON text as Python objects, a number of more than ``MAX_NUMBER_DIGITS`` digits kept as a
+    ``LongNumber`` (its entry's check refuses it by name) and nesting too deep for Python a ``RecordError``."""
+    try:
+        return json.loads(text, parse_int=_parse_int)
+    except RecursionError:
+        raise RecordError("record: nested too deeply to be a game record (an object of rounds, each with lists of "
+                          "bids and tricks)") from None
+
+
+LongNumber = _LongNumber
+
+
 def _show(value) -> str:
     if isinstance(value, _LongNumber):
         return repr(value)
     try:
         text = json.dumps(value)
     except (TypeError, ValueError, RecursionError):
-        text = repr(value)
+        try:
+            text = repr(value)
+        except RecursionError:
+            text = f"a {type(value).__name__} nested too deeply to show"
     return shorten(text, 50)
 
 
@@ -210,13 +226,12 @@ class GameRecord:
         """A record from JSON text (or bytes, or an already parsed object)."""
         if isinstance(text, (str, bytes, bytearray)):
             try:
-                obj = json.loads(text, parse_int=_parse_int)
+                obj = loads(text)
             except json.JSONDecodeError as err:
                 raise RecordError(f"record: not valid JSON: {err.msg} at line {err.lineno} column {err.colno}") \
                     from None
-            except RecursionError:
-                raise RecordError("record: nested too deeply to be a game record (an object of rounds, each "
-                                  "with lists of bids and tricks)") from None
+            except RecordError:
+                raise
             except (UnicodeDecodeError, ValueError) as err:  # bytes not UTF-8 (ASCII-only: the JSON module's own)
                 raise RecordError(f"record: not valid JSON text: {shorten(str(err), 120)}") from None
         else:

@@ -19,9 +19,9 @@ CONNECT_TIMEOUT = "10s"  # how long to try an unreachable scheduler before sayin
 HANDSHAKE_SECONDS = 10.0
 # The scheduler addresses wizsim opens: tcp:// (or a bare host:port, which Dask reads as tcp). Dask's
 # other transports need a setup wizsim does not make: tls:// a security object of certificates, ucx://
-# the ucx-py package and its hardware, ws:// and wss:// a scheduler started for them, inproc:// the same
-# process. A cluster behind them is reached from Python with a Client of your own.
-SCHEMES = ("tcp",)
+# the ucx-py package and its hardware, ws:// and wss:// a scheduler started for them. A cluster behind
+# them is reached from Python with a Client of your own.
+SCHEMES = ("tcp", "inproc")  # inproc: a cluster of threads in this very process (Python only)
 
 
 def check_engine_options(engine, scheduler, workers, engines, error) -> None:
@@ -60,7 +60,8 @@ def open_client(scheduler, workers, processes: bool, error):
     if scheduler is not None:
         check_address(scheduler, error)
         try:
-            check_scheduler_speaks(scheduler, HANDSHAKE_SECONDS)
+            if not scheduler.strip().lower().startswith("inproc://"):  # in this process: nothing can be silent
+                check_scheduler_speaks(scheduler, HANDSHAKE_SECONDS)
             return Client(scheduler, timeout=CONNECT_TIMEOUT), None
         except (OSError, TimeoutError, ValueError) as err:
             raise error(f"cannot reach the Dask scheduler at {scheduler} (--scheduler): {err}") from None

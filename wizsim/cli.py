@@ -475,7 +475,8 @@ def simulate(players, round_size, rounds, games, policy, policies, hook, seed, t
                    "bids and cards) while the others are as modelled; what it did updates it deal by deal. Play "
                    "advice weighs its deals by it.")
 @click.option("--game", type=click.Path(dir_okay=False), default=None,
-              help="A game record (docs/game-record.md) of the game so far: the opponents' model learns each "
+              help="A game record (docs/game-record.md; at most 1 MiB) of the game so far: the opponents' model "
+                   "learns each "
                    "player's play noise from its finished rounds (those with every card played), seated as in the "
                    "round in progress; for trump, bid and play advice.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the table.")
@@ -618,7 +619,8 @@ def game_policy(path, policy, play_noise, hand, trump, seat, players, bids, play
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the table.")
 @bad_input_is_usage_error
 def review(game, samples, seed, policy, play, rounds, learn, as_json):
-    """Rate every decision of the record's player (me) in a game record (docs/game-record.md).
+    """Rate every decision of the record's player (me) in a game record (docs/game-record.md; a file of
+    at most 1 MiB).
 
     Each bid, trump named and card played (where the record has them) is compared with the advisor's
     best choice given what the player knew then: the expected points lost with a 95% interval,

@@ -2,8 +2,10 @@
 
 The kernels are compiled (or loaded from Numba's cache) before the server says it is ready, by one
 small question of each kind the advisor answers: bid advice in round 1 (exact enumeration) and by
-Monte Carlo, play advice by enumeration (the last tricks) and by Monte Carlo. So the first person's
-answer takes as long as every later one.
+Monte Carlo, play advice by enumeration (the last tricks) and by Monte Carlo, each asked once with the
+default model and once with search in it (the kernels' second build). So the first person's answer,
+whichever built-in policies it names, takes as long as every later one, and no 503 is sent while a
+worker compiles.
 
 An empty ``--host`` is refused (the socket layer would read it as every interface); listening beyond
 this machine (a wildcard or a network address) is said in one line at start. The requests accepted
@@ -31,7 +33,10 @@ WARM_QUESTIONS = (
 # the same questions with search in the model warm the second build, so that a first request naming
 # search does not compile inside a worker (87.6 s measured) while the line behind it is told "1 s".
 # random needs nothing of its own (it shares the first build). Few samples: the compile is the point.
-FIRST_WARM_SECONDS = 120  # placeholder, measured below
+# A first warm-up on an empty Numba cache compiles both builds: measured 390.7 s on 2 cores shared with a
+# load of 15 (the search build 283 s of it; 87.6 s for it alone on a quiet machine, issue 32), 19.0 s when
+# loading them from the cache (2026-12-05). The ready line says how long it took.
+FIRST_WARM_SECONDS = 120  # what to expect on a quiet 2-core machine
 SEARCH_WARM = dict(policy="search", play="search")
 WARM_QUESTIONS += tuple({**q, **SEARCH_WARM, **({"samples": 4} if "samples" in q else {})} for q in WARM_QUESTIONS)
 

@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from cli_errors import one_error
 from click.testing import CliRunner
 
 from wizsim.cli import main
@@ -17,15 +18,6 @@ from wizsim.cli import main
 ROOT = Path(__file__).resolve().parent.parent
 SIM = ["simulate", "--round", "2", "--policy", "random", "--seed", "3", "--json"]
 BID = ["advise", "--hand", "AS,KD,3H", "--trump", "S", "--seat", "1", "--seed", "1", "--samples", "20"]
-
-
-def _error(args, needle, code=2):
-    res = CliRunner().invoke(main, args)
-    assert res.exit_code == code, (res.output, res.exception)
-    errors = [line for line in res.output.splitlines() if line.startswith("Error:")]
-    assert len(errors) == 1 and needle in errors[0], res.output
-    assert "Traceback" not in res.output
-    return errors[0]
 
 
 def test_a_count_written_as_a_power_of_ten_is_the_same_count():
@@ -50,13 +42,13 @@ def test_a_count_written_as_a_power_of_ten_is_the_same_count():
     ("inf", "'inf' is not a valid integer"),
 ])
 def test_a_count_that_is_not_a_whole_number_says_so(text, needle):
-    _error([*SIM, "--rounds", text], needle)
+    one_error([*SIM, "--rounds", text], needle)
 
 
 def test_seeds_and_players_read_the_same_way():
     res = CliRunner().invoke(main, [*SIM, "--rounds", "4", "--seed", "1e3", "--players", "5e0"])
     assert res.exit_code == 0 and '"seed": 1000' in res.output and '"players": 5' in res.output, res.output
-    _error([*SIM, "--rounds", "4", "--seed", "1e30"], "'--seed'")
+    one_error([*SIM, "--rounds", "4", "--seed", "1e30"], "'--seed'")
 
 
 def test_a_users_player_as_the_advisors_model_is_refused_as_such(tmp_path, monkeypatch):
@@ -64,10 +56,10 @@ def test_a_users_player_as_the_advisors_model_is_refused_as_such(tmp_path, monke
                                       "    def card(self, obs): return obs.legal[0]\n")
     monkeypatch.chdir(tmp_path)
     for option in ("--policy", "--play"):
-        line = _error([*BID, option, "p_ok.py:Ok"], "'p_ok.py:Ok' is a user's player, but the advisor's model of the "
+        line = one_error([*BID, option, "p_ok.py:Ok"], "'p_ok.py:Ok' is a user's player, but the advisor's model of the "
                                                    "table takes built-in policies only: heuristic, random, search")
         assert line.startswith(f"Error: {option[2:]}: "), line
-    _error([*BID, "--policy", "heuristic,p_ok.py:Ok,random"], "built-in policies only")
+    one_error([*BID, "--policy", "heuristic,p_ok.py:Ok,random"], "built-in policies only")
 
 
 @pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full here")

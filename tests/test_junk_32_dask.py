@@ -10,6 +10,7 @@ import threading
 import time
 
 import pytest
+from cli_errors import one_error
 from click.testing import CliRunner
 from outside import message_lines, start_wizsim
 
@@ -22,19 +23,11 @@ pytest.importorskip("distributed")
 TOURNAMENT = ["tournament", "--players", "4", "--policies", "heuristic,random", "--games", "8", "--seed", "1"]
 
 
-def _one_error(res, needle):
-    assert res.exit_code == 2, (res.output, res.exception)
-    errors = [line for line in res.output.splitlines() if line.startswith("Error:")]
-    assert len(errors) == 1 and needle in errors[0], res.output
-    assert "Traceback" not in res.output
-    return errors[0]
-
-
 @pytest.mark.parametrize("address", ["ucx://127.0.0.1:8786", "tls://127.0.0.1:8786", "ws://127.0.0.1:8786",
                                      "UCX://h:1"])
 def test_a_scheduler_of_another_transport_is_refused_naming_the_option(address):
     # TypeError tracebacks from Dask, before
-    line = _one_error(CliRunner().invoke(main, [*TOURNAMENT, "--engine", "dask", "--scheduler", address]),
+    line = one_error(CliRunner().invoke(main, [*TOURNAMENT, "--engine", "dask", "--scheduler", address]),
                       "--scheduler: ")
     assert "only tcp://" in line and address in line, line
 
@@ -43,7 +36,7 @@ def test_a_dataset_run_refuses_it_before_touching_the_folder(tmp_path):
     out = tmp_path / "data"
     res = CliRunner().invoke(main, ["simulate", "--round", "2", "--rounds", "10", "--out", str(out), "--engine", "dask",
                                     "--scheduler", "tls://127.0.0.1:8786"])
-    _one_error(res, "only tcp://")
+    one_error(res, "only tcp://")
     assert not out.exists()
 
 
@@ -89,7 +82,7 @@ def test_a_port_that_never_speaks_is_given_up_after_the_handshake_timeout(silent
     started = time.monotonic()
     res = CliRunner().invoke(main, [*TOURNAMENT, "--engine", "dask", "--scheduler", f"tcp://127.0.0.1:{silent_port}"])
     took = time.monotonic() - started
-    line = _one_error(res, f"cannot reach the Dask scheduler at tcp://127.0.0.1:{silent_port} (--scheduler)")
+    line = one_error(res, f"cannot reach the Dask scheduler at tcp://127.0.0.1:{silent_port} (--scheduler)")
     assert "no answer to Dask's handshake within 1 s" in line, line
     assert took < 15, took  # hung past 300 s, before
 

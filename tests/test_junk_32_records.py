@@ -9,9 +9,8 @@ import os
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from cli_errors import one_error
 
-from wizsim.cli import main
 from wizsim.record import GameRecord, RecordError
 from wizsim.record.game import MAX_RECORD_BYTES
 
@@ -88,14 +87,6 @@ def test_load_refuses_an_endless_or_large_file_by_name_and_cap(tmp_path):
         GameRecord.load(tmp_path / "latin.json")
 
 
-def _cli_error(args, needle):
-    res = CliRunner().invoke(main, args)
-    assert res.exit_code == 2, (res.output, res.exception)
-    errors = [line for line in res.output.splitlines() if line.startswith("Error:")]
-    assert len(errors) == 1 and needle in errors[0], res.output
-    assert "Traceback" not in res.output
-
-
 @pytest.mark.parametrize("text, needle", [
     (DEEP, "record: nested too deeply"),
     (LONG_NUMBER, "first_dealer: "),
@@ -107,14 +98,14 @@ def test_cli_refuses_naming_the_entry(tmp_path, text, needle, command):
     path = tmp_path / "game.json"
     path.write_text(text, encoding="utf-8")
     args = ["review", str(path)] if command == "review" else [*ADVISE_GAME, "--game", str(path)]
-    _cli_error(args, needle)
+    one_error(args, needle)
 
 
 @pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="no /dev/zero here")
 @pytest.mark.parametrize("command", ["review", "advise --game"])
 def test_cli_refuses_dev_zero_naming_the_file_and_the_cap(command):
     args = ["review", "/dev/zero"] if command == "review" else [*ADVISE_GAME, "--game", "/dev/zero"]
-    _cli_error(args, "record: /dev/zero holds more than 1,048,576 bytes (1 MiB)")
+    one_error(args, "record: /dev/zero holds more than 1,048,576 bytes (1 MiB)")
 
 
 if os.environ.get("CI") != "true":

@@ -34,6 +34,7 @@ __all__ = [
     "parse_cards",
     "player",
     "read_rounds",
+    "read_tricks",
     "review",
     "run_tournament",
     "score",
@@ -51,7 +52,7 @@ _HOMES = {
     "wizsim.config": ("ConfigError", "PlayerError", "RulesConfig"),
     "wizsim.rules.api": ("legal_plays", "score", "trick_winner"),
     "wizsim.sim.driver": ("GameBatch", "RoundBatch", "simulate_games", "simulate_rounds"),
-    "wizsim.dataset.read": ("read_rounds",),  # pulls in pyarrow.dataset
+    "wizsim.dataset.read": ("read_rounds", "read_tricks"),  # pulls in pyarrow.dataset
     "wizsim.tournament": ("run_tournament",),
     "wizsim.jit": ("jit_player",),  # a user's jitted player
     "wizsim.table": ("Round", "Game", "Observation", "Player", "player"),  # the open table

@@ -268,6 +268,16 @@ def parse_cards(text: str | Iterable[int], taken: Iterable[int] = ()) -> np.ndar
     Wizard or Jester among them is another copy and takes the next free id of its kind, a suited card
     among them is a duplicate.
     """
+    if isinstance(taken, (str, bytes, bytearray, dict, set, frozenset)) or not isinstance(taken, Iterable):
+        raise CardTypeError(f"taken: a list of card ids (whole numbers 0..{N_CARDS - 1}), got "
+                            f"{shorten(repr(taken), 40)} ({type(taken).__name__})")
+    try:
+        taken = [_one_id(c.item() if isinstance(c, np.generic) else c, "taken", i + 1, [])
+                 for i, c in enumerate(taken)]
+    except CardError as err:
+        if isinstance(err, CardTypeError):
+            raise
+        raise CardError(f"taken: {err}") from None
     return card_ids(text, "text", taken)
 
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from wizsim.advisor.question import AdviceError, AdviceTypeError
+from wizsim.advisor.question import AdviceError, AdviceTypeError, builtin_policy
 from wizsim.cards import shorten
 from wizsim.policies import N_PARAMS, check_policy, make_slots, parse_policy
 from wizsim.policies.model import MODEL_BLIND, MODEL_HEURISTIC
@@ -132,7 +132,7 @@ def opponent_names(policy, players: int, seat: int) -> tuple[str, ...]:
         raise AdviceTypeError(f"policy must be a name or a list of names, got {shorten(repr(policy), 40)}")
     if any(not n.strip() for n in names):
         raise AdviceError(f"policy must name a policy, got {shorten(repr(policy), 40)}")
-    names = [check_policy(n) for n in names]
+    names = [builtin_policy(n, "policy") for n in names]
     if len(names) == 1:
         names = names * (players - 1)
     if len(names) != players - 1:

@@ -53,6 +53,8 @@ def _counts(value, name: str) -> np.ndarray:
             arr = np.asarray(value)
         except (ValueError, TypeError):  # ragged nesting
             raise TypeError(f"{name}: not a number or an array of numbers") from None
+        if arr.size == 0:  # no bids (no tricks) at all: an empty answer, whatever dtype NumPy guessed for []
+            arr = arr.astype(np.int64)
         if arr.dtype.kind not in "iu":
             raise TypeError(f"{name}: must be whole numbers 0..{MAX_ROUND}, got {arr.dtype.name} "
                             f"({str(value)[:40]!r})")

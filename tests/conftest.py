@@ -21,7 +21,7 @@ def _no_compile_notice(monkeypatch):
 
 @pytest.fixture(scope="module")
 def server():
-    from wizsim.web.harness import served
+    from harness import served
 
     with served() as url:
         yield url
@@ -29,7 +29,7 @@ def server():
 
 @pytest.fixture(scope="module")
 def browser(request):
-    from wizsim.web.harness import chromium
+    from harness import chromium
 
     driver = chromium(*getattr(request.module, "WINDOW", (1280, 900)))
     yield driver

@@ -240,7 +240,7 @@ def play_table(r: int, deals: int, weights, shift: float, seed: int) -> tuple[fl
 
 
 def deals_of(r: int, n: int, seed: int, hand: int = 0, turn_up: int = -1, trump: int = TRUMP_BY_RULES):
-    """``n`` deals by the engine's dealer (RULES.md: the turned-up card, a dealer's named suit on a Wizard,
+    """``n`` deals by the engine's dealer (docs/rules.md: the turned-up card, a dealer's named suit on a Wizard,
     no trump at the last round), seat 1 holding ``hand`` when given, the turned-up card ``turn_up`` and
     the trump ``trump`` when given: the batch's ``hands``, ``turn_up`` and ``trump``."""
     fixed = np.zeros(PLAYERS, np.uint64)

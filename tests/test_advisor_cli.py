@@ -1,4 +1,4 @@
-"""``wizsim advise``: every bad input of CONTRACT.md exits 2 with a message naming it; the table and
+"""``wizsim advise``: every bad input docs/guide/advisor.md names exits 2 with a message naming it; the table and
 the JSON object."""
 
 import json

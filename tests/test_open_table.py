@@ -1,5 +1,5 @@
 """The open table (issue 18 item 1): a round and a game anyone can step, observations that show a seat only
-what RULES.md lets it see, resampling that keeps what the seat knows, and players as objects."""
+what docs/rules.md lets it see, resampling that keeps what the seat knows, and players as objects."""
 
 import numpy as np
 import pytest

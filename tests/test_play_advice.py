@@ -1,4 +1,4 @@
-"""Play advice (CONTRACT.md "Play advice"): the state replayed from the cards played, every inconsistent
+"""Play advice (docs/guide/advisor.md, "Which card now?"): the state replayed from the cards played, every inconsistent
 state a one-line error (exit 2), the exact answer equal to a brute force over the reference twins, the
 Monte Carlo answer within its interval of the exact one, and the JSON object."""
 

@@ -1,4 +1,4 @@
-"""``wizsim simulate`` without --out: the summary and its JSON (CONTRACT.md), policy lists, and every
+"""``wizsim simulate`` without --out: the summary and its JSON (docs/guide/simulate.md), policy lists, and every
 bad input exiting 2 with a one-line message naming it."""
 
 import json

@@ -3,7 +3,7 @@
 Public API (docs/api.md); everything else inside the package may change.
 """
 
-__version__ = "0.1.0"
+from wizsim._version import __version__
 
 __all__ = [
     "Advice",

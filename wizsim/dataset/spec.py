@@ -19,8 +19,8 @@ import hashlib
 import json
 import shlex
 from dataclasses import dataclass, fields
-from importlib import metadata
 
+from wizsim._version import __version__
 from wizsim.config import RULES_VERSION
 from wizsim.io.schema import SCHEMA_VERSION
 from wizsim.sim.plan import GAME_CHUNK, ROUND_CHUNK, RunPlan, make_plan
@@ -29,10 +29,7 @@ __all__ = ["GAME_CHUNK", "ROUND_CHUNK", "RunSpec", "make_spec", "wizsim_version"
 
 
 def wizsim_version() -> str:
-    try:
-        return metadata.version("wizsim")
-    except metadata.PackageNotFoundError:  # running from a source tree that is not installed
-        return "0+unknown"
+    return __version__  # wizsim/_version.py: the tree's own version, installed or not
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,7 @@ A table of the search policy plays each deal; for every seat, the heuristic's bi
 same hand, trump and earlier bids as the search seat heard them, at ``bid_shift`` 0 and on a grid of
 shifts. Printed per round size: the search bid minus the heuristic's on average, and the ``bid_shift``
 whose heuristic comes nearest the search bids (least squares). This is what the advisor's model of a
-search player's bids (the heuristic with that policy's ``bid_shift``) leaves out (README, robustness).
+search player's bids (the heuristic with that policy's ``bid_shift``) leaves out (docs/results.md, robustness).
 """
 
 from __future__ import annotations

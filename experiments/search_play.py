@@ -14,7 +14,7 @@ more), how often the card is the heuristic's, how often it takes the lead of the
 trick in the end; then the hero's make rate and tricks over its bid, and the opponents' make rate.
 
 This is the play the advisor's model of the opponents (the heuristic with play noise) leaves out at a
-table of ``search:worlds=8`` (README, "Why the search table misses"). A table of the heuristic replays
+table of ``search:worlds=8`` (docs/results.md, "Why the search table misses"). A table of the heuristic replays
 to the heuristic's card at every choice, which checks the replay (tests/test_search_play.py).
 """
 

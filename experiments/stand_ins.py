@@ -11,7 +11,7 @@ cost); ``patient`` (the heuristic's cards, but a follower who still needs tricks
 take when its Wizards and bosses left cover its need: the search players take the lead of a trick half
 as often as the heuristic would there, ``experiments/search_play.py``). What the advisor would need from a
 stand-in is what the search players do to the hero: at 15 cards it takes 0.73 tricks over its bid and
-makes it 46.7% of the time (53.7% among heuristics). No stand-in does that (README, robustness), so none
+makes it 46.7% of the time (53.7% among heuristics). No stand-in does that (docs/results.md, robustness), so none
 is in the model. The search players' own play costs
 25,000 times the heuristic's: ``wizsim simulate --round 15 --policies heuristic,search:worlds=8,...``.
 """

@@ -44,7 +44,8 @@ from wizsim.cards import (
 from wizsim.config import MAX_PLAYERS, MIN_PLAYERS, n_game_rounds
 
 GAME_FIELDS = ("players", "first_dealer", "hook", "me", "rounds")
-ROUND_FIELDS = ("r", "turn_up", "trump", "bids", "tricks", "hand", "played")
+ROUND_FIELDS = ("r", "turn_up", "trump", "bids", "tricks", "hand", "played", "hints")
+HINT_KINDS = ("trump", "bid", "card")
 TRICK_SEPARATOR = "/"
 MAX_NAME = 40
 
@@ -64,6 +65,7 @@ class RoundRecord:
     turn_up: str | None = None
     hand: str | None = None
     played: str | None = None
+    hints: list[dict] | None = None  # the hints me took (the practice table): {"kind", "best", "at" for a card}
 
     def to_dict(self) -> dict:
         out = {"r": self.r, "turn_up": self.turn_up, "trump": self.trump, "bids": list(self.bids),
@@ -72,6 +74,8 @@ class RoundRecord:
             out["hand"] = self.hand
         if self.played is not None:
             out["played"] = self.played
+        if self.hints is not None:
+            out["hints"] = [dict(h) for h in self.hints]
         return out
 
 
@@ -391,11 +395,58 @@ class GameRecord:
         if rd.played is not None:
             plays, text = self._check_played(at, rd.played, r, seat_player, trump, hand, turn_up, tricks)
             rd.played = text
+        if rd.hints is not None:
+            rd.hints = self._check_hints(at, rd.hints, r, n, trump, plays)
         complete = len(plays) == n * r
         if hand is None and self.me is not None and complete:
             hand = tuple(pl.card for pl in plays if pl.player == self.me)
             hand = tuple(int(c) for c in card_ids(format_cards(hand), None))  # distinct Wizard/Jester ids
         return RoundFacts(k, r, dealer, seat_player, trump, turn_up, by_seat, hand, plays, complete)
+
+    def _check_hints(self, at, hints, r, n, trump, plays) -> list[dict]:
+        """The hints ``me`` took in the round, in canonical form: each ``{"kind": "trump"|"bid"|"card",
+        "best": the advice}`` and, for a card, ``"at"``: the card's place in ``played`` (0-based), one of
+        ``me``'s."""
+        where = f"{at}.hints"
+        if self.me is None:
+            _fail(where, "hints are the hints me took: give me (the index of that player in players)")
+        if not isinstance(hints, list):
+            _fail(where, f"a list of hints like {{\"kind\": \"bid\", \"best\": 1}}, got {_show(hints)}")
+        out = []
+        for i, h in enumerate(hints):
+            w = f"{where}[{i}]"
+            if not isinstance(h, dict) or h.get("kind") not in HINT_KINDS:
+                _fail(w, f"a hint is {{\"kind\": trump, bid or card, \"best\": the advice}}, got {_show(h)}")
+            _known(h, ("kind", "best", "at"), w)
+            kind, best = h["kind"], h.get("best")
+            if kind == "bid":
+                if not _is_int(best) or not 0 <= best <= r:
+                    _fail(f"{w}.best", f"the bid advised, 0..{r}, got {_show(best)}")
+                out.append({"kind": kind, "best": best})
+                continue
+            if kind == "trump":
+                try:
+                    suit = parse_trump(best, None) if isinstance(best, str) else -1
+                except CardError:
+                    suit = -1
+                if suit < 0:
+                    _fail(f"{w}.best", f"the suit advised, S, H, D or C, got {_show(best)}")
+                out.append({"kind": kind, "best": format_trump(suit)})
+                continue
+            pos = h.get("at")
+            if not _is_int(pos) or not 0 <= pos < n * r:
+                _fail(f"{w}.at", f"the card's place in played, 0..{n * r - 1}, got {_show(pos)}")
+            if pos < len(plays) and plays[pos].player != self.me:
+                _fail(f"{w}.at", f"card {pos + 1} of played is {self.players[plays[pos].player]}'s, not "
+                                 f"{self.players[self.me]}'s")
+            try:
+                (card,) = card_ids(best, None) if isinstance(best, str) else (None,)
+            except (CardError, ValueError):
+                card = None
+            if card is None:
+                _fail(f"{w}.best", f"the card advised, like AS or W, got {_show(best)}")
+            out.append({"kind": kind, "at": pos, "best": format_card(int(card))})
+        return out
 
     def _check_played(self, at, played, r, seat_player, trump, hand, turn_up, tricks):
         from wizsim.rules.api import trick_winner

@@ -97,11 +97,11 @@ def phone_pictures(url: str, out: Path) -> None:
     """A 20-card bid answer and a 6-player sheet on a 360 x 740 phone."""
     import json
 
+    from harness import tap
     from selenium.webdriver.support.ui import WebDriverWait
 
     import wizsim
     from wizsim.record import from_games
-    from wizsim.web.harness import tap
 
     driver = chromium(*PHONE)
     try:

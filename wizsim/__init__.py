@@ -1,9 +1,9 @@
 """wizsim: Wizard card game simulation, bid advice and strategy studies.
 
-Public API (see CONTRACT.md); everything else inside the package may change.
+Public API (docs/api.md); everything else inside the package may change.
 """
 
-__version__ = "0.1.0"
+from wizsim._version import __version__
 
 __all__ = [
     "Advice",

@@ -17,6 +17,7 @@ import time
 import click
 
 from wizsim._signals import raise_or_retry
+from wizsim._version import __version__
 from wizsim.advisor.bid import PLAYER_POLICY
 from wizsim.advisor.opponents import (
     DEFAULT_BID_TRUST,
@@ -306,7 +307,7 @@ class Commands(click.Group):
 @click.group(cls=Commands, epilog=f"\b\nExamples:\n  wizsim simulate --players 4 --round 15 --rounds 1000000 --seed 7\n"
                     f"  wizsim advise --hand \"W,AS,3H\" --trump S --seat 2 --bids 1\n"
                     f"  wizsim tournament --players 4 --policies heuristic,random --games 20000\n\n{EXIT_HELP}")
-@click.version_option(package_name="wizsim")
+@click.version_option(version=__version__, prog_name="wizsim")
 def main():
     """wizsim: simulate the card game Wizard, advise bids, compare strategies."""
 

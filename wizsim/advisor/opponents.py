@@ -23,7 +23,7 @@ from wizsim.policies.model import MODEL_BLIND, MODEL_HEURISTIC
 
 DEFAULT_OPPONENTS = "heuristic"
 # How far heard bids (and a dealer's named suit) and chosen cards are trusted by default: fitted by
-# benchmarks/robustness.py (see the README's robustness table).
+# benchmarks/robustness.py (see the robustness table of docs/results.md).
 DEFAULT_BID_TRUST = 0.7
 DEFAULT_PLAY_TRUST = 0.5
 # The opponents' play in the advisor's simulations is soft too: a seat modelled by the heuristic plays a
@@ -62,7 +62,7 @@ DEFAULT_PLAY_ADVICE_NOISE = 0.0
 # [-0.017, +0.013] (value -0.38 [-1.24, +0.49]), search +0.023 [+0.003, +0.043]; the bid_shift tables
 # move by under 0.015. A search table stays over-predicted, most at 15 cards: its players bid a
 # little under the heuristic (the four bids sum to 13.7 against 15.0 at 15 cards) and then shed their
-# surplus tricks onto the other seats, so what the model misses is their play (README, robustness).
+# surplus tricks onto the other seats, so what the model misses is their play (docs/results.md, robustness).
 # At 100 questions (paired with 0, benchmarks/results/robustness-bid-100*.json):
 # heuristic +0.023 -> +0.016 (value +3.08 -> +2.35), random -0.100 -> -0.018, search -0.053 -> -0.045,
 # mixed -0.063 -> -0.037.
@@ -79,7 +79,7 @@ DEFAULT_DOUBT = 0.2
 #   0.15, every seat    control -0.020 / -0.011 (value -1.35 / -1.80)  mixed +0.002 / +0.019
 # Every seat (those not heard drawn blind from the prior) makes every table's simulations noisier and
 # costs the advised bid's value where the table is the model (tag experiment-seat-doubt); 0.3 pushes the
-# control's under-prediction up. The whole-table figures with 0.15 are the README's robustness table.
+# control's under-prediction up. The whole-table figures with 0.15 are the robustness table of docs/results.md.
 DEFAULT_SEAT_DOUBT = 0.15
 DOUBT_POLICY = "random"
 # Play advice weighs its worlds by the same mixture (``advisor.play``: the heard bids, a named suit and the

@@ -1,6 +1,6 @@
 """What the player asking for advice knows, checked and turned into the round kernel's fixed parts.
 
-The information set (RULES.md section 3): the player's hand, seat, the player count, the trump, the
+The information set (docs/rules.md section 3): the player's hand, seat, the player count, the trump, the
 turned-up card when given, the bids already heard, and the hook. The unknown cards are the 60 minus
 the hand minus the turned-up card:
 

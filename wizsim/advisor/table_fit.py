@@ -9,8 +9,8 @@ heuristic's card otherwise (``heuristic:play_noise``), so a card is the heuristi
 (only real choices, ``n > 1``) that is a likelihood of ``e``; with a prior of mean ``DEFAULT_PLAY_NOISE``
 (``Beta(1, 9)``: about ten cards' worth) its posterior mean is the player's noise. It never goes under
 the default: cards that match the model's keep the advisor's default humility, which also stands for what
-play cannot show (a player's bids). Measured in benchmarks/robustness.py ``--learn`` (README, "What the
-table showed"): heuristic seats keep 0.1, seats of ``search:worlds=8`` come out near 0.85 (they play the
+play cannot show (a player's bids). Measured in benchmarks/robustness.py ``--learn`` (docs/results.md, "Learning
+the table"): heuristic seats keep 0.1, seats of ``search:worlds=8`` come out near 0.85 (they play the
 heuristic's card 42% of the time), random seats near 1.
 
 Bids the same way: a finished round shows each player's whole hand, so each bid it made can be set

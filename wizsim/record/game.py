@@ -1,6 +1,6 @@
 """The game record: a whole game of Wizard as a player knows it, read, checked and written as JSON.
 
-The format (CONTRACT.md, "Game record and review"; ``game.schema.json`` beside this module; the page
+The format (docs/game-record.md; ``game.schema.json`` beside this module; the page
 ``docs/game-record.md``): ``players`` (names in seating order, clockwise), ``first_dealer`` (index into
 ``players``), ``hook``, ``me`` (optional: whose decisions a review rates) and ``rounds``, each ``{"r",
 "turn_up", "trump", "bids", "tricks", "hand", "played"}`` with the bids and tricks in the order of
@@ -326,7 +326,7 @@ class GameRecord:
         return self._facts[k]
 
     def scores(self) -> list[list[int] | None]:
-        """Per round, each player's score by the rules (RULES.md 6); None for a round without tricks yet."""
+        """Per round, each player's score by the rules (docs/rules.md 6); None for a round without tricks yet."""
         from wizsim.rules.api import score
 
         return [None if rd.tricks is None else [int(score(b, t)) for b, t in zip(rd.bids, rd.tricks, strict=True)]

@@ -1,6 +1,6 @@
 """A whole game of Wizard anyone can step: rounds 1..60/players, the deal passing left each round.
 
-Players are numbered 1..players for the whole game; each round seats them from the dealer's left (RULES.md:
+Players are numbered 1..players for the whole game; each round seats them from the dealer's left (docs/rules.md:
 seat 1 sits left of the dealer), exactly as ``simulate_games`` does: the first dealer is drawn from the
 game's stream, round k (0-based) is dealt by player ``first_dealer + k`` and its seat s (0-based) is player
 ``first_dealer + k + 1 + s`` (mod players), and round k is round index ``index * R + k`` of the run.

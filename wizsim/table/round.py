@@ -1,4 +1,4 @@
-"""A Wizard round anyone can step: the public round state of the open table (CONTRACT.md, "Open table").
+"""A Wizard round anyone can step: the public round state of the open table (docs/guide/players.md, "The open table").
 
 ``Round`` deals as the round kernel deals (``deal.kernels.deal_round`` on the stream of (seed, index)),
 keeps the state in the kernel's own arrays and moves it with the kernel's own bookkeeping
@@ -200,7 +200,7 @@ class Round:
         return self.observation(seat).information_state()
 
     def scores(self) -> tuple[int, ...]:
-        """Each seat's score for the round (RULES.md); 0 for every seat until the round is over."""
+        """Each seat's score for the round (docs/rules.md); 0 for every seat until the round is over."""
         if self.phase != OVER:
             return (0,) * self.players
         return tuple(int(score_round(self._bids[s], self._tricks[s])) for s in range(self.players))

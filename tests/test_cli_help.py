@@ -6,26 +6,21 @@ compiles, on a terminal or not (issue 16 item 6)."""
 import re
 
 import pytest
-from click.testing import CliRunner
+from helpers import invoke
 
 from wizsim import cli
-from wizsim.cli import main
 from wizsim.policies import policy_names
-
-
-def run(*args):
-    return CliRunner().invoke(main, list(args))
 
 
 @pytest.mark.parametrize("command", ["simulate", "advise", "tournament", "serve"])
 def test_every_command_help_has_an_example(command):
-    out = run(command, "--help").output
+    out = invoke(command, "--help").output
     assert f"Example:\n    wizsim {command} " in out
 
 
 @pytest.mark.parametrize("command", ["simulate", "advise", "tournament"])
 def test_help_lists_policies_and_ranges(command):
-    out = " ".join(run(command, "--help").output.split())
+    out = " ".join(invoke(command, "--help").output.split())
     for name in policy_names():
         assert name in out
     assert "3<=x<=6" in out  # players
@@ -34,29 +29,29 @@ def test_help_lists_policies_and_ranges(command):
 
 
 def test_one_of_a_thing_is_singular():
-    out = run("simulate", "--round", "1", "--rounds", "1").output
+    out = invoke("simulate", "--round", "1", "--rounds", "1").output
     assert out.startswith("1 round of 1 card, ")
-    out = run("simulate", "--games", "1", "--players", "6").output
+    out = invoke("simulate", "--games", "1", "--players", "6").output
     assert out.startswith("1 game (10 rounds), ")
-    out = run("tournament", "--policies", "random", "--games", "1").output
+    out = invoke("tournament", "--policies", "random", "--games", "1").output
     assert out.startswith("1 game (1 deal x 1 rotation), ")
 
 
 def test_dataset_report_is_singular_for_one(tmp_path):
-    out = run("simulate", "--round", "1", "--rounds", "1", "--out", str(tmp_path / "d")).output
+    out = invoke("simulate", "--round", "1", "--rounds", "1", "--out", str(tmp_path / "d")).output
     assert "wrote 1 of 1 chunk (1 round, 1 file," in out
 
 
 def test_policy_names_print_as_stored():
-    out = run("simulate", "--round", "2", "--rounds", "10", "--policies", "HEURISTIC,Random").output
+    out = invoke("simulate", "--round", "2", "--rounds", "10", "--policies", "HEURISTIC,Random").output
     assert "policies heuristic,random,heuristic,random" in out
-    out = run("tournament", "--policies", "Heuristic,RANDOM", "--games", "2").output
+    out = invoke("tournament", "--policies", "Heuristic,RANDOM", "--games", "2").output
     assert "table heuristic,random,heuristic,random" in out and "Heuristic" not in out
 
 
 def test_an_error_line_cuts_a_5000_card_input():
     hand = ",".join(["2S"] * 5000)
-    res = run("advise", "--hand", hand, "--trump", "H", "--seat", "1")
+    res = invoke("advise", "--hand", hand, "--trump", "H", "--seat", "1")
     assert res.exit_code == 2
     last = res.output.strip().splitlines()[-1]
     assert last.startswith("Error:") and len(last) < 300 and "..." in last
@@ -64,7 +59,7 @@ def test_an_error_line_cuts_a_5000_card_input():
 
 def test_progress_lines_without_a_terminal(tmp_path, monkeypatch):
     monkeypatch.setattr(cli, "PROGRESS_SECONDS", 0.0)
-    res = run("simulate", "--round", "2", "--rounds", "500", "--chunk-size", "100", "--out", str(tmp_path / "d"))
+    res = invoke("simulate", "--round", "2", "--rounds", "500", "--chunk-size", "100", "--out", str(tmp_path / "d"))
     assert res.exit_code == 0, res.output
     lines = [line for line in res.stderr.splitlines() if line.startswith("wizsim: ")]
     assert len(lines) >= 3 and all(re.search(r"of 500 rounds \(\d+%\)", line) for line in lines), res.stderr
@@ -72,7 +67,7 @@ def test_progress_lines_without_a_terminal(tmp_path, monkeypatch):
 
 
 def test_no_progress_lines_for_a_short_run(tmp_path):
-    res = run("simulate", "--round", "2", "--rounds", "500", "--chunk-size", "100", "--out", str(tmp_path / "d"))
+    res = invoke("simulate", "--round", "2", "--rounds", "500", "--chunk-size", "100", "--out", str(tmp_path / "d"))
     assert not [line for line in res.stderr.splitlines() if re.search(r"of 500 rounds", line)], res.stderr
 
 

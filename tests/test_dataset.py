@@ -18,6 +18,7 @@ import pyarrow.dataset as ds
 import pyarrow.parquet as pq
 import pytest
 from click.testing import CliRunner
+from helpers import files_of
 
 import wizsim
 from wizsim.cards import N_RANKS, N_SUITED, format_card, format_trump
@@ -30,14 +31,6 @@ from wizsim.dataset.spec import make_spec
 from wizsim.io import schema
 from wizsim.io.parquet import DatasetError, encode, to_table
 from wizsim.rules.reference import score_round
-
-
-def files_of(root: Path) -> dict[str, bytes]:
-    """Every data file under root (relative path -> bytes); the manifest and temporaries excluded."""
-    out = {}
-    for p in sorted(root.rglob("*.parquet")):
-        out[str(p.relative_to(root))] = p.read_bytes()
-    return out
 
 
 def popcount(masks: np.ndarray) -> np.ndarray:
@@ -378,10 +371,10 @@ def test_schema_docs_are_generated_from_the_schema():
     res = subprocess.run([sys.executable, str(root / "scripts" / "gen_schema_docs.py"), "--check"],
                          capture_output=True, text=True)
     assert res.returncode == 0, res.stderr
-    readme = (root / "README.md").read_text()
+    page = (root / "docs" / "schema.md").read_text()
     for sch in schema.TABLES.values():
         for f in sch:
-            assert schema.describe(f) in readme
+            assert schema.describe(f) in page
 
 
 def test_sample_dataset_reads_back():

@@ -10,6 +10,11 @@ import sys
 
 
 def main() -> None:
+    if sys.argv[1:] == ["--version"]:  # instant: nothing heavy is loaded to say it
+        from wizsim._version import __version__
+
+        print(f"wizsim, version {__version__}")
+        return
     from wizsim import _notice
     from wizsim._signals import install
 

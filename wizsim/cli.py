@@ -18,6 +18,7 @@ import time
 import click
 
 from wizsim._signals import raise_or_retry
+from wizsim._version import __version__
 from wizsim.advisor.bid import PLAYER_POLICY
 from wizsim.advisor.opponents import (
     DEFAULT_BID_TRUST,
@@ -97,10 +98,25 @@ def bad_input_is_usage_error(fn):
 
 
 def echo(result, as_json: bool) -> None:
-    """Print a result as text or as one JSON object (``render.render``)."""
+    """Print a result as text or as one JSON object (``render.render``). Output that cannot be written (a
+    full disk behind ``> file``, /dev/full) is one line on stderr and exit status 1, as any storage fault
+    is; a closed pipe (``| head``) stays quiet, as click makes it."""
     from wizsim.render import render
 
-    click.echo(render(result, as_json))
+    text = render(result, as_json)
+    try:
+        click.echo(text)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        raise
+    except OSError as err:
+        # what is buffered cannot be written either: point stdout at nothing so that the flush at exit is
+        # not a second error after the one line
+        with contextlib.suppress(OSError, ValueError):
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+        raise click.ClickException(f"cannot write the result to standard output: "
+                                   f"{err.strerror or err}") from None
 
 
 def compile_seconds_measured(kind: str) -> float | None:
@@ -336,14 +352,37 @@ class Commands(click.Group):
 @click.group(cls=Commands, epilog=f"\b\nExamples:\n  wizsim simulate --players 4 --round 15 --rounds 1000000 --seed 7\n"
                     f"  wizsim advise --hand \"W,AS,3H\" --trump S --seat 2 --bids 1\n"
                     f"  wizsim tournament --players 4 --policies heuristic,random --games 20000\n\n{EXIT_HELP}")
-@click.version_option(package_name="wizsim")
+@click.version_option(version=__version__, prog_name="wizsim")
 def main():
     """wizsim: simulate the card game Wizard, advise bids, compare strategies."""
 
 
-PLAYERS = click.IntRange(MIN_PLAYERS, MAX_PLAYERS)
-SEED = click.IntRange(0, MAX_SEED)
-COUNT = click.IntRange(min=1)
+class WholeNumber(click.IntRange):
+    """An integer option that also reads ``1e6`` or ``2.5e3``: a count written as a power of ten is a whole
+    number when it is exact; ``1.5`` or ``1e-3`` is refused as not a whole number, not as a "range"."""
+
+    name = "integer"
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, str) and any(c in value for c in ".eE") and value.strip().lstrip("+-").isascii():
+            from decimal import Decimal, InvalidOperation
+
+            try:
+                d = Decimal(value.strip())
+            except InvalidOperation:
+                d = None
+            if d is not None and d.is_finite() and d.adjusted() > 30:  # beyond any range here: no 10**10**9
+                self.fail(f"{value!r} is far above the largest allowed value", param, ctx)
+            if d is not None and d.is_finite() and d == d.to_integral_value():
+                value = int(d)
+            else:
+                self.fail(f"{value!r} is not a whole number", param, ctx)
+        return super().convert(value, param, ctx)
+
+
+PLAYERS = WholeNumber(MIN_PLAYERS, MAX_PLAYERS)
+SEED = WholeNumber(0, MAX_SEED)
+COUNT = WholeNumber(min=1)
 
 
 
@@ -502,7 +541,8 @@ def simulate(players, round_size, rounds, games, policy, policies, hook, seed, t
                    "bids and cards) while the others are as modelled; what it did updates it deal by deal. Play "
                    "advice weighs its deals by it.")
 @click.option("--game", type=click.Path(dir_okay=False), default=None,
-              help="A game record (docs/game-record.md) of the game so far: the opponents' model learns each "
+              help="A game record (docs/game-record.md; at most 1 MiB) of the game so far: the opponents' model "
+                   "learns each "
                    "player's play noise from its finished rounds (those with every card played), seated as in the "
                    "round in progress; for trump, bid and play advice.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the table.")
@@ -646,7 +686,8 @@ def game_policy(path, policy, play_noise, hand, trump, seat, players, bids, play
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the table.")
 @bad_input_is_usage_error
 def review(game, samples, seed, policy, play, rounds, learn, as_json):
-    """Rate every decision of the record's player (me) in a game record (docs/game-record.md).
+    """Rate every decision of the record's player (me) in a game record (docs/game-record.md; a file of
+    at most 1 MiB).
 
     Each bid, trump named and card played (where the record has them) is compared with the advisor's
     best choice given what the player knew then: the expected points lost with a 95% interval,

@@ -2,7 +2,7 @@
 
 ``advise(hand, trump, seat, players=4, *, bids=None, hook=False, trump_card=None, samples=None,
 seed=None, policy=None, method="auto", max_samples=None, play=None, bid_trust=None, play_noise=None, doubt=None,
-seat_doubt=None) -> Advice`` (CONTRACT.md). ``policy`` is the opponents' model (one name, or one per other
+seat_doubt=None) -> Advice`` (docs/guide/advisor.md). ``policy`` is the opponents' model (one name, or one per other
 seat; default ``DEFAULT_OPPONENTS``), ``bid_trust`` how far their heard bids are trusted, ``play_noise``
 how often they play a random card in the simulations, ``doubt`` the prior that the table is blind and
 ``seat_doubt`` that one heard seat is (``advisor.opponents``); the player's own cards are played to its
@@ -28,7 +28,7 @@ METHODS = ("auto", "exact", "monte-carlo")
 def advise(hand, trump, seat, players=4, *, bids=None, hook=False, trump_card=None, samples=None, seed=None,
            policy=None, method="auto", max_samples=None, play=None, bid_trust=None, play_noise=None,
            doubt=None, seat_doubt=None) -> Advice:
-    """Advise a bid (CONTRACT.md). ``method`` "auto" enumerates round 1 exactly and samples otherwise;
+    """Advise a bid (docs/guide/advisor.md). ``method`` "auto" enumerates round 1 exactly and samples otherwise;
     "monte-carlo" forces sampling (to check the sampler against the exact answer). ``max_samples``
     overrides the default-precision cap. ``play`` is the policy that plays the player's own cards in
     the candidate rounds (default ``PLAYER_POLICY``)."""

@@ -2,7 +2,7 @@
 
 ``advise_play(hand, trump, seat, players=4, *, bids, played=(), hook=False, trump_card=None, samples=None,
 seed=None, policy=None, play=None, method="auto", max_samples=None, bid_trust=None, play_trust=None,
-play_noise=None, doubt=None, seat_doubt=None) -> PlayAdvice`` (CONTRACT.md, "Play advice"). The question
+play_noise=None, doubt=None, seat_doubt=None) -> PlayAdvice`` (docs/guide/advisor.md, "Which card now?"). The question
 is checked and turned into the public state of the round by ``advisor.played``; ``policy`` is the
 opponents' model and ``play`` the policy playing the player's own later cards (both default
 ``heuristic``); the trusts and doubts are ``advisor.opponents``'.
@@ -553,7 +553,7 @@ def _monte_carlo(q: PlayQuestion, state, model, candidates: np.ndarray, seed: in
 def advise_play(hand, trump, seat, players=4, *, bids, played=(), hook=False, trump_card=None, samples=None,
                 seed=None, policy=None, play=None, method="auto", max_samples=None, bid_trust=None,
                 play_trust=None, play_noise=None, doubt=None, seat_doubt=None) -> PlayAdvice:
-    """Advise a card (CONTRACT.md, "Play advice"). ``method`` "auto" enumerates where the module docstring
+    """Advise a card (docs/guide/advisor.md, "Which card now?"). ``method`` "auto" enumerates where the module docstring
     says and samples otherwise; "exact" insists on enumeration and "monte-carlo" forces sampling (to
     check one against the other). ``max_samples`` overrides the default-precision cap. ``policy``: the
     opponents' model (one name or one per other seat), ``bid_trust`` / ``play_trust``: how far their bids

@@ -1,8 +1,8 @@
 """Trump advice: the dealer facing a turned-up Wizard asks which suit to name.
 
 ``advise_trump(hand, seat, players=4, *, bids=None, hook=False, samples=None, seed=None, policy=None,
-play=None, bid_trust=None, play_noise=None, doubt=None) -> TrumpAdvice`` (CONTRACT.md, "Trump advice"). The dealer names the suit
-after the deal and before anyone bids (RULES.md 3, 4), so no bid has been heard: the other seats bid by
+play=None, bid_trust=None, play_noise=None, doubt=None) -> TrumpAdvice`` (docs/guide/advisor.md, "Which suit, dealer?"). The dealer names the suit
+after the deal and before anyone bids (docs/rules.md 3, 4), so no bid has been heard: the other seats bid by
 their policies on each simulated deal, seeing the named suit. For each suit the bid advisor's
 computation runs on the same deals (common random numbers: deal ``i`` is the same whatever the suit),
 every bid of the dealer is played to make it, and the suit's value is its best bid's expected score.
@@ -63,7 +63,7 @@ class TrumpAdvice:
 
     @cached_property
     def table(self):
-        """One row per suit S, H, D, C with the CONTRACT.md columns (a pandas DataFrame)."""
+        """One row per suit S, H, D, C with the columns docs/guide/advisor.md lists (a pandas DataFrame)."""
         import pandas as pd
 
         return pd.DataFrame(self.rows())

@@ -343,6 +343,10 @@ def write_run(out: str | os.PathLike, spec: RunSpec, *, engine: str = "local", t
         raise DatasetError("give --scheduler ADDRESS (an existing cluster) or --workers N (a local one), not both")
     allow_unverified_players = check_flag(allow_unverified_players, "allow_unverified_players")
     decision_timeout = check_timeout(decision_timeout)
+    if engine == "dask" and scheduler is not None:
+        from wizsim._dask import check_address
+
+        check_address(scheduler, DatasetError)  # before the folder is locked or touched
     if not isinstance(out, (str, os.PathLike)) or not os.fspath(out):
         raise DatasetError("the output folder is an empty path: name a folder (--out DIR)")
     out = Path(out)

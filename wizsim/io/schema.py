@@ -12,7 +12,7 @@ seats are 1-based (seat 1 bids first and leads trick one, seat ``players`` deals
 
 Bump ``SCHEMA_VERSION`` on any column change; ``RULES_VERSION`` (wizsim.config) when the simulated
 results of a seed could change. The writer stamps both into every file and the reader checks them.
-``docs/schema.md`` and the README's schema section are generated from this module
+``docs/schema.md`` is generated from this module
 (``scripts/gen_schema_docs.py``).
 """
 

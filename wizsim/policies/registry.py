@@ -1,6 +1,6 @@
 """The policy registry: every policy by name (and the users' Python players seated in this process), what its kernel needs, and the names' grammar.
 
-A policy name may carry parameters after colons (CONTRACT.md): ``NAME[:VALUE|:KEY=VALUE]...``.
+A policy name may carry parameters after colons (docs/guide/tournaments.md, "Policies"): ``NAME[:VALUE|:KEY=VALUE]...``.
 Bare values fill the entry's parameters in declared order, ``key=value`` sets one by name, e.g.
 ``heuristic:0.25`` or ``heuristic:bid_shift=0.25``. The *canonical* name is the lower-case name
 followed by ``:key=value`` for every parameter that differs from its default, in declared order

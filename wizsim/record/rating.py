@@ -33,7 +33,7 @@ showed against the model (``advisor.table_fit``): the cards it chose among two o
 the heuristic's, its play noise, its bids and how many were the heuristic's own, its bid shift and the
 probability that it plays blind. The opponents' model takes the noise (``table_fit.MODELLED``).
 
-The result (CONTRACT.md): ``{"decisions": [...], "mean_loss", "decisions_rated",
+The result (docs/game-record.md, "The review"): ``{"decisions": [...], "mean_loss", "decisions_rated",
 "share_within_precision"}``, the decisions listed costliest first (highest ``loss``; ties in the order
 of play), plus ``"decisions_skipped"``: the decisions the record lacks the information for (no hand
 for that round), not rated (``Review.skipped``).
@@ -95,7 +95,7 @@ class Review:
         return [d for d in self.decisions if d["loss_low"] is not None and d["loss_low"] > 0]
 
     def to_dict(self) -> dict:
-        """The CONTRACT.md JSON object."""
+        """The JSON object of ``--json`` (docs/guide/advisor.md)."""
         return {"decisions": [dict(d) for d in self.decisions], "mean_loss": json_float(self.mean_loss)
                 if self.mean_loss is not None else None, "decisions_rated": self.decisions_rated,
                 "share_within_precision": self.share_within_precision, "decisions_skipped": self.skipped,

@@ -73,9 +73,11 @@ def test_no_progress_lines_for_a_short_run(tmp_path):
 
 _NOTICE = """
 import sys
+from wizsim import _notice
+_notice.said = True  # as the wizsim command (__main__) does: its notice stands for the library's
 from wizsim import cli
 from wizsim.rules.kernels import score_round
-cli.announce_compile(score_round, seconds=7)
+cli.announce_compile("simulate", score_round)
 score_round(1, 1)  # compiles, and caches
 """
 
@@ -94,5 +96,31 @@ def test_compile_notice_off_a_terminal_on_an_empty_cache_only(tmp_path):
                               check=True).stderr
 
     first = notice()
-    assert first.startswith("wizsim: Compiling wizsim's kernels") and "about 7 s" in first
+    about = round(cli.compile_seconds_measured("simulate"))
+    assert first.startswith("wizsim: Compiling wizsim's kernels for simulate") and f"about {about} s" in first, first
     assert "Compiling" not in notice()
+
+
+_LIBRARY = """
+import wizsim
+wizsim.simulate_rounds(players=3, r=2, n_rounds=10, seed=1)
+wizsim.simulate_rounds(players=3, r=2, n_rounds=10, seed=2)
+"""
+
+
+def test_the_library_says_once_that_it_compiles(tmp_path):
+    """A library user hears the compile too (the wizsim logger, printed to stderr when the application set up no
+    logging), once a process and only when something compiles; the rates it returns leave compiling out."""
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path), "WIZSIM_NUMBA_CACHE": "1"}
+
+    def stderr():
+        return subprocess.run([sys.executable, "-c", _LIBRARY], env=env, capture_output=True, text=True,
+                              check=True).stderr
+
+    first = [line for line in stderr().splitlines() if "compiling kernels" in line]
+    assert len(first) == 1 and first[0].startswith("wizsim: compiling kernels for this machine"), first
+    assert "compiling" not in stderr()

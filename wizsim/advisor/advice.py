@@ -27,6 +27,7 @@ class Weighed:
     play_noise: float = 0.0  # how often the modelled opponents play a random card in the simulations
     doubt: float = 0.0  # the prior that the table is blind, not the model's (``policies.model``)
     seat_doubt: float = 0.0  # the prior that one heard seat alone is blind (``policies.model``)
+    compile_seconds: float = 0.0  # compiling or loading kernels during the call: left out of ``seconds``
     # Monte Carlo only: the score of every choice (bid or card) on every kept deal (n, choices) and the
     # deals' weights (None: all 1), for paired comparisons of two choices on the same deals (the review's
     # loss interval)

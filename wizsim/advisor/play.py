@@ -48,7 +48,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from wizsim._jit import compile_seconds
+from wizsim._jit import Stopwatch
 from wizsim.advisor.advice import PlayAdvice
 from wizsim.advisor.played import PlayQuestion, make_play_question
 from wizsim.advisor.question import AdviceError, check_memory, check_policy_name, check_sampling
@@ -327,18 +327,18 @@ def _warning(q: PlayQuestion, model, like: np.ndarray, model_bids: np.ndarray, n
             f"for more")
 
 
-class _Clock:
+class _Clock(Stopwatch):
     """The wall clock of one call, compiling left out (the limit is about answering, not compiling)."""
 
     def __init__(self, limit: float):
+        super().__init__()
         self.limit = limit
-        self.started, self.compiled = time.perf_counter(), compile_seconds()
 
     def spent(self) -> float:
-        return time.perf_counter() - self.started - (compile_seconds() - self.compiled)
+        return self.seconds
 
     def over(self) -> bool:
-        return self.spent() > self.limit
+        return self.seconds > self.limit
 
 
 def _exact_cost(q: PlayQuestion, model, k: int) -> float:
@@ -607,7 +607,7 @@ def advise_play(hand, trump, seat, players=4, *, bids, played=(), hook=False, tr
     else:
         ev = _monte_carlo(q, state, model, candidates, seed, samples, max_samples, clock, budget)
     advice = _advice(q, model, candidates, ev, seed)
-    advice.seconds = time.perf_counter() - clock.started
+    advice.seconds, advice.compile_seconds = clock.seconds, clock.compiled
     return advice
 
 

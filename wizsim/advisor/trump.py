@@ -19,12 +19,12 @@ precision.
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass, field
 from functools import cached_property
 
 import numpy as np
 
+from wizsim._jit import Stopwatch
 from wizsim.advisor.question import AdviceError, make_question
 from wizsim.cards import FIRST_WIZARD, format_trump, shorten
 from wizsim.stats import Z95, json_float
@@ -48,6 +48,7 @@ class TrumpAdvice:
     policy: str
     close_call: list[str] | None = None
     seconds: float = 0.0
+    compile_seconds: float = 0.0  # compiling or loading kernels during the call: left out of ``seconds``
     warning: str | None = None  # what the answer had to give up (search players on fewer worlds), or None
     # Monte Carlo only: each suit's value (its best bid's score) on every deal (n, 4), for paired comparisons
     deal_scores: np.ndarray | None = field(default=None, repr=False, compare=False)
@@ -90,7 +91,7 @@ def advise_trump(hand, seat, players=4, *, bids=None, hook=False, samples=None, 
     from wizsim.advisor.question import check_policy_name, check_sampling, parse_bids
     from wizsim.config import check_flag, check_seed
 
-    started = time.perf_counter()
+    started = Stopwatch()
     play = check_policy_name(play, "play", PLAYER_POLICY)
     bid_trust = check_trust(bid_trust, "bid_trust")
     play_noise = check_trust(play_noise, "play_noise")
@@ -113,8 +114,11 @@ def advise_trump(hand, seat, players=4, *, bids=None, hook=False, samples=None, 
     describe["earlier_bids"] = []
     describe["hook"] = hook
     if q0.r == 1:
-        return _exact(qs, model, describe, started)
-    return _monte_carlo(qs, model, describe, hook, samples, seed, max_samples, started)
+        advice = _exact(qs, model, describe, started)
+    else:
+        advice = _monte_carlo(qs, model, describe, hook, samples, seed, max_samples, started)
+    advice.compile_seconds = started.compiled
+    return advice
 
 
 def _exact(qs, model, describe, started) -> TrumpAdvice:
@@ -131,7 +135,7 @@ def _exact(qs, model, describe, started) -> TrumpAdvice:
         ev[s] = scores[best[s]]
         n = res.n_deals
     return TrumpAdvice(describe, best, ev, ev.copy(), ev.copy(), "exact", n, None, model.opponents_label(), None,
-                       time.perf_counter() - started)
+                       started.seconds)
 
 
 def _dealer_scores(tricks: np.ndarray, earlier_total: np.ndarray | None, r: int) -> np.ndarray:
@@ -213,7 +217,7 @@ def _monte_carlo(qs, model, describe, hook, samples, seed, max_samples, started)
     half = Z95 * value.std(axis=0, ddof=1) / np.sqrt(n) if n > 1 else np.full(4, np.inf)
     close = _close(value, z)
     return TrumpAdvice(describe, best_bid, ev, ev - half, ev + half, "monte-carlo", n, seed, model.opponents_label(),
-                       [format_trump(s) for s in close], time.perf_counter() - started, warning=cut_warning,
+                       [format_trump(s) for s in close], started.seconds, warning=cut_warning,
                        deal_scores=value)
 
 

@@ -27,7 +27,7 @@ from wizsim.config import ConfigError
 from wizsim.policies.dispatch import HEURISTIC, KINDS, RANDOM, SEARCH, USER, kernel_ext
 
 N_PARAMS = 8  # columns of a slot's params row
-DEFAULT_POLICY = "random"  # simulate's policy when none is named
+DEFAULT_POLICY = "heuristic"  # simulate's and the datasets' policy when none is named (random measures nothing)
 
 
 @dataclass(frozen=True)

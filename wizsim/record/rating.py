@@ -42,11 +42,11 @@ for that round), not rated (``Review.skipped``).
 from __future__ import annotations
 
 import os
-import time
 from dataclasses import dataclass, field
 
 import numpy as np
 
+from wizsim._jit import Stopwatch
 from wizsim.cards import FIRST_JESTER, FIRST_WIZARD, format_card, format_cards, format_trump
 from wizsim.record.game import GameRecord, RecordError, RoundFacts
 from wizsim.stats import Z95, json_float
@@ -69,6 +69,7 @@ class Review:
     seed: int
     policy: str | None
     seconds: float = 0.0
+    compile_seconds: float = 0.0  # compiling or loading kernels: left out of ``seconds``
     players: list[str] = field(default_factory=list)
     me: int = 0
     learned: dict = field(default_factory=dict)  # round number -> the opponents' model its decisions used
@@ -260,7 +261,7 @@ def review(record, samples: int | None = None, seed: int | None = 0, policy=None
     from wizsim.advisor.question import check_policy_name, check_sampling
     from wizsim.config import check_flag, check_seed
 
-    started = time.perf_counter()
+    started = Stopwatch()
     check_flag(learn, "learn")
     rec = _as_record(record)
     samples = REVIEW_SAMPLES if samples is None else samples
@@ -288,4 +289,4 @@ def review(record, samples: int | None = None, seed: int | None = 0, policy=None
         table.append(dict(zip(PLAYER_FIELDS, (name, x.choices, x.model_cards, x.noise, x.bids, x.model_bids,
                                               x.bid_shift, x.blind), strict=True)))
     return Review([rated[i] for i in order], skipped, samples, seed, None if policy is None else str(policy),
-                  time.perf_counter() - started, list(rec.players), rec.me, learned or {}, table)
+                  started.seconds, started.compiled, list(rec.players), rec.me, learned or {}, table)

@@ -1,8 +1,8 @@
 """A seat's observation made from what it saw (issue 34 item 5, ``wizsim.observe``): at every decision of
 real rounds on wizsim's own table, the observation built from the seat's history (its hand, the bids, the
 cards played in order, the turned-up card and trump) equals the one ``Round`` hands the player, field by
-field; an impossible history is refused with ``advise_play``'s own message; and the README's example of
-seating wizsim at a loop of the user's own runs."""
+field; an impossible history is refused with ``advise_play``'s own message; and the examples of seating
+wizsim at a table of the user's own (docs/guide/your-table.md, the README) run as written."""
 
 import re
 from pathlib import Path
@@ -118,10 +118,19 @@ def test_a_played_history_needs_the_turned_up_card_before_the_last_round():
 
 
 def test_the_docs_example_seats_wizsim_at_a_loop_of_the_users_own(capsys):
-    """docs/your-table.md's first example (the README's) runs as written: a bid, then a card it holds."""
-    text = (Path(__file__).resolve().parent.parent / "docs" / "your-table.md").read_text()
+    """docs/guide/your-table.md's first example runs as written: a bid, then a card it holds."""
+    text = (Path(__file__).resolve().parent.parent / "docs" / "guide" / "your-table.md").read_text()
     block = re.search(r"```python\n(.*?)```", text, re.S).group(1)
     assert 'wizsim.player("search")' in block and "wizsim.observe(" in block
-    exec(compile(block, "docs/your-table.md", "exec"), {})
+    exec(compile(block, "docs/guide/your-table.md", "exec"), {})
     bid, card = capsys.readouterr().out.split()
     assert 0 <= int(bid) <= 5 and card in ("QS", "9H", "4D", "2C")
+
+
+def test_the_readme_example_seats_wizsim_at_one_decision(capsys):
+    """The README's short form of it runs as written: the phase, then a card the seat holds."""
+    text = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+    block = next(b for b in re.findall(r"```python\n(.*?)```", text, re.S) if "wizsim.observe(" in b)
+    exec(compile(block, "README.md", "exec"), {})
+    phase, card = capsys.readouterr().out.split()
+    assert phase == "card" and card in ("QS", "9H", "4D", "2C")

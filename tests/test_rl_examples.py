@@ -1,6 +1,7 @@
 """The RL examples run (issue 34 item 4): ``scripts/train_maskable_ppo.py`` trains sb3-contrib's MaskablePPO
 for a few hundred decisions with a fixed seed and prints its score against the heuristic, in a subprocess
-as a user runs it, well under a minute; its score is printed, not judged."""
+as a user runs it, well under a minute; its score is printed, not judged. Every Python block of the
+reinforcement learning guide (docs/guide/rl.md) runs as written, and the README's example is one of them."""
 
 import os
 import re
@@ -12,6 +13,11 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+def python_blocks(path: str) -> list[str]:
+    """The Python code blocks of a Markdown file of the repository, in order."""
+    return re.findall(r"```python\n(.*?)```", (ROOT / path).read_text(), re.S)
 
 
 def test_the_maskable_ppo_example_trains_and_prints_its_score():
@@ -30,14 +36,24 @@ def test_the_maskable_ppo_example_trains_and_prints_its_score():
     assert re.search(r"score vs heuristic: [+-]\d+\.\d\d a round", out.stdout)
 
 
-@pytest.mark.parametrize("k", range(5))
+@pytest.mark.parametrize("k", range(6))
 def test_the_rl_pages_examples_run_and_print_what_they_did(k, capsys):
+    """Every Python block of docs/guide/rl.md (Gymnasium one seat, MaskablePPO, the vector env, PettingZoo,
+    OpenSpiel, VectorEnv) runs as written and prints what it played."""
     pytest.importorskip("gymnasium")
     pytest.importorskip("pettingzoo")
-    blocks = re.findall(r"```python\n(.*?)```", (ROOT / "docs" / "rl.md").read_text(), re.S)
-    assert len(blocks) == 5
-    if "sb3_contrib" in blocks[k]:
-        pytest.importorskip("sb3_contrib")
-    exec(compile(blocks[k], f"docs/rl.md block {k + 1}", "exec"), {})
+    blocks = python_blocks("docs/guide/rl.md")
+    assert len(blocks) == 6
+    for module in ("sb3_contrib", "pyspiel"):
+        if module in blocks[k]:
+            pytest.importorskip(module)
+    exec(compile(blocks[k], f"docs/guide/rl.md block {k + 1}", "exec"), {})
     out = capsys.readouterr().out
-    assert re.search(r"\d+ (rounds|learner|game)", out), out
+    assert re.search(r"\d+ (rounds?|learner|game)", out), out
+
+
+def test_the_readmes_rl_example_is_one_the_guide_runs():
+    """The README's reinforcement learning example is, character for character, the guide's MaskablePPO
+    block, which the test above runs."""
+    readme = [b for b in python_blocks("README.md") if "MaskablePPO" in b]
+    assert len(readme) == 1 and readme[0] in python_blocks("docs/guide/rl.md")

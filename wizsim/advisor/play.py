@@ -325,7 +325,7 @@ def _warning(q: PlayQuestion, model, like: np.ndarray, model_bids: np.ndarray, n
             f"for more")
 
 
-def _exact(q: PlayQuestion, state, model, candidates: np.ndarray, seed: int) -> Evaluation:
+def _exact(q: PlayQuestion, state, model, candidates: np.ndarray, seed: int, worlds_out: list | None = None) -> Evaluation:
     from wizsim.sim.evaluation import evaluate_worlds
 
     worlds, turn_ups = enumerate_deals(q)
@@ -342,11 +342,13 @@ def _exact(q: PlayQuestion, state, model, candidates: np.ndarray, seed: int) -> 
         worlds, turn_ups = worlds[keep], turn_ups[keep]
         weights = like[keep] if like.max() > 0 else None
     tricks = evaluate_worlds(state, worlds, turn_ups, candidates, seed=seed, names=model.names)
+    if worlds_out is not None:  # explain: the worlds, for advice's reasons (``advisor.reasons``)
+        worlds_out.append((worlds, turn_ups, 0))
     return Evaluation(tricks, tried, "exact", conditioned, weights, warning)
 
 
 def _monte_carlo(q: PlayQuestion, state, model, candidates: np.ndarray, seed: int, samples: int | None,
-                 max_samples: int | None) -> Evaluation:
+                 max_samples: int | None, worlds_out: list | None = None) -> Evaluation:
     from wizsim.advisor.sampling import (
         FIRST_BATCH,
         MIN_DEALS,
@@ -424,6 +426,8 @@ def _monte_carlo(q: PlayQuestion, state, model, candidates: np.ndarray, seed: in
             used = n
         tricks = evaluate_worlds(state, worlds[kept], turn_ups[kept], candidates, seed=seed, first_index=drawn,
                                  names=model.names)
+        if worlds_out is not None:  # explain: the worlds, for advice's reasons (``advisor.reasons``)
+            worlds_out.append((worlds[kept], turn_ups[kept], drawn))
         parts.append(tricks)
         wparts.append(w[kept])
         have += len(kept)
@@ -452,7 +456,7 @@ def _monte_carlo(q: PlayQuestion, state, model, candidates: np.ndarray, seed: in
         from dataclasses import replace
 
         got = _monte_carlo(q, state, replace(model, bid_trust=0.0, play_trust=0.0), candidates, seed, samples,
-                           max_samples)
+                           max_samples, worlds_out)
         got.tried += drawn
         got.warning = (f"no world of {drawn:,} drawn has the opponents' model ({model.opponents_label()}) doing what "
                        f"they did at the trust given: it is ignored and the answer rests on the cards alone")
@@ -464,14 +468,14 @@ def _monte_carlo(q: PlayQuestion, state, model, candidates: np.ndarray, seed: in
 
 def advise_play(hand, trump, seat, players=4, *, bids, played=(), hook=False, trump_card=None, samples=None,
                 seed=None, policy=None, play=None, method="auto", max_samples=None, bid_trust=None,
-                play_trust=None, play_noise=None, doubt=None, seat_doubt=None) -> PlayAdvice:
+                play_trust=None, play_noise=None, doubt=None, seat_doubt=None, explain=False) -> PlayAdvice:
     """Advise a card (CONTRACT.md, "Play advice"). ``method`` "auto" enumerates where the module docstring
     says and samples otherwise; "exact" insists on enumeration and "monte-carlo" forces sampling (to
     check one against the other). ``max_samples`` overrides the default-precision cap. ``policy``: the
     opponents' model (one name or one per other seat), ``bid_trust`` / ``play_trust``: how far their bids
     and their cards are trusted, ``play_noise`` how often they play a random card in the play-outs,
     ``doubt`` the prior that the table is blind and ``seat_doubt`` that one seat is on its own, which weigh
-    the worlds (``advisor.opponents``)."""
+    the worlds (``advisor.opponents``). ``explain``: the answer carries its reasons (``advisor.reasons``)."""
     from wizsim.advisor.opponents import (
         DEFAULT_PLAY_ADVICE_DOUBT,
         DEFAULT_PLAY_ADVICE_NOISE,
@@ -504,11 +508,16 @@ def advise_play(hand, trump, seat, players=4, *, bids, played=(), hook=False, tr
         why = ("a policy involved draws at random" if not exact_ok else
                f"more than {EXACT_LIMIT:,} deals are consistent with what you have seen")
         raise AdviceError(f"exact enumeration is not possible here: {why}")
+    from wizsim.advisor.reasons import check_explain, explain_play
+
+    worlds = [] if check_explain(explain) else None
     if n_deals is not None and n_deals <= EXACT_LIMIT:
-        ev = _exact(q, state, model, candidates, seed)
+        ev = _exact(q, state, model, candidates, seed, worlds)
     else:
-        ev = _monte_carlo(q, state, model, candidates, seed, samples, max_samples)
+        ev = _monte_carlo(q, state, model, candidates, seed, samples, max_samples, worlds)
     advice = _advice(q, model, candidates, ev, seed)
+    if worlds is not None:
+        explain_play(advice, state, model.names, seed, worlds, ev.tricks)
     advice.seconds = time.perf_counter() - started
     return advice
 

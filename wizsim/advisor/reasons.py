@@ -226,15 +226,18 @@ def line_of_play(deal: dict, card_a: str, card_b: str, bid: int, me: int) -> str
     def taker(trick) -> str:
         return f"seat {trick['winner']}'s {trick['cards'][(trick['winner'] - trick['leader']) % players]}"
 
-    mine_a, mine_b = _own_card(x, me, players), _own_card(y, me, players)
-    first = f"{mine_a} wins trick {t}" if x["winner"] == seat else f"{mine_a} loses trick {t} to {taker(x)}"
-    if y["winner"] == seat:
-        second = "you win it" + (f" with {mine_b}" if mine_b != card_b else "")
-    else:
-        second = f"you lose it to {taker(y)}" if mine_b == card_b else f"your {mine_b} loses it to {taker(y)}"
-    end_b = _ending(pb["tricks_taken"], bid)
-    return (f"{first} and you {_ending(pa['tricks_taken'], bid)}; with {card_b} {second} and "
-            f"{end_b if second.startswith('you') else 'you ' + end_b}")
+    now = t == pa["tricks"][0]["trick"]  # the trick of this decision: the card played now decides it
+
+    def part(trick, card: str, first: bool) -> str:
+        mine = _own_card(trick, me, players)
+        lead = (card if first else f"with {card} you") if now else f"after {card}, your {mine}"
+        what = f"trick {t}" if first else "it"
+        if trick["winner"] == seat:
+            return f"{lead} {'win' if lead.endswith('you') else 'wins'} {what}"
+        return f"{lead} {'lose' if lead.endswith('you') else 'loses'} {what} to {taker(trick)}"
+
+    return (f"{part(x, card_a, True)} and you {_ending(pa['tricks_taken'], bid)}; {part(y, card_b, False)} and you "
+            f"{_ending(pb['tricks_taken'], bid)}")
 
 
 # ---- trump ------------------------------------------------------------------------------------------

@@ -878,6 +878,17 @@ function shownChoice(kind, value) {
   return String(value);
 }
 
+// Why, for each decision that was not the advised one (its "reasons"): a line of play for a card, the cards'
+// chances of taking a trick for a bid, each suit's expected tricks for a trump.
+function reviewWhy(d) {
+  const r = d.reasons;
+  if (!r) return "";
+  if (r.kind === "trump") {
+    return r.suits.map((x) => `${x.suit} ${x.expected_tricks.toFixed(2)}`).join(", ") + " tricks expected at each suit's best bid";
+  }
+  return r.text || "";
+}
+
 function showReview(a, round) {
   const result = $("review-result");
   result.hidden = false;
@@ -938,6 +949,10 @@ function showReview(a, round) {
           text: `hint: ${shownChoice(d.kind, hinted.best)}` })] : [])));
     return tr;
   }));
+  const why = a.decisions.filter((d) => d.chosen !== d.best && reviewWhy(d));
+  $("review-why").hidden = !why.length;
+  $("review-why").replaceChildren(...why.map((d) => el("li", { "data-round": String(d.round), "data-kind": d.kind,
+    text: `Round ${d.round}, ${KIND_NAMES[d.kind] || d.kind} ${shownChoice(d.kind, d.chosen)} (best ${shownChoice(d.kind, d.best)}): ${reviewWhy(d)}.` })));
 }
 
 // ---- wiring -----------------------------------------------------------------------------------

@@ -94,7 +94,7 @@ async function playHint() {
     if (!res.ok) throw new Error(typeof h.detail === "string" ? h.detail : `the server answered ${res.status}`);
     const kind = a.phase === "trump" ? "trump" : a.phase === "bid" ? "bid" : "card";
     const best = kind === "trump" ? h.best_suit : kind === "bid" ? h.best_bid : h.best_card;
-    play.hint = { kind, best, text: hintText(kind, h), why: whyText(h.reasons), reason: h };
+    play.hint = { kind, best, text: hintText(kind, h), why: whyShown(whyText(h.reasons), a.names, a.dealer), reason: h };
     const rd = a.round;
     const at = kind === "card" ? a.trick_log.reduce((n, t) => n + t.cards.length, 0) : null;
     const hints = play.game.hints;

@@ -889,6 +889,13 @@ function reviewWhy(d) {
   return r.text || "";
 }
 
+// A reason's text as the page shows it: cards with their suit signs, "seat 3" (the advisor's seats: 1 bids
+// first, the last deals) as the player's name, ``dealer`` the index of the round's dealer in ``names``.
+function whyShown(text, names, dealer) {
+  return text.replace(/\bseat (\d)/g, (m, s) => (names ? names[(dealer + Number(s)) % names.length] : m))
+    .replace(/\b([2-9TJQKA][SHDC])\b/g, (m) => cardShown(m));
+}
+
 function showReview(a, round) {
   const result = $("review-result");
   result.hidden = false;
@@ -951,8 +958,10 @@ function showReview(a, round) {
   }));
   const why = a.decisions.filter((d) => d.chosen !== d.best && reviewWhy(d));
   $("review-why").hidden = !why.length;
+  const g = sheet.game;
   $("review-why").replaceChildren(...why.map((d) => el("li", { "data-round": String(d.round), "data-kind": d.kind,
-    text: `Round ${d.round}, ${KIND_NAMES[d.kind] || d.kind} ${shownChoice(d.kind, d.chosen)} (best ${shownChoice(d.kind, d.best)}): ${reviewWhy(d)}.` })));
+    text: `Round ${d.round}, ${KIND_NAMES[d.kind] || d.kind} ${shownChoice(d.kind, d.chosen)} (best `
+      + `${shownChoice(d.kind, d.best)}): ${whyShown(reviewWhy(d), g && g.players, g ? dealerOf(g, d.round - 1) : 0)}.` })));
 }
 
 // ---- wiring -----------------------------------------------------------------------------------

@@ -146,6 +146,31 @@ def _check_play_out(advice, compare, hand_cards, trump):
     return deal
 
 
+def _check_line(c, deal, seat, bid):
+    """The line names the first trick the player wins after one card and not after the other, with the
+    player's card in it, as the two play-outs' logs say, and how each play-out ends."""
+    m = re.match(r"(?:after (\w+), your )?(\w+) (wins|loses) trick (\d+)", c["line"])
+    assert m and (m.group(1) or m.group(2)) == c["card"], c["line"]
+    t = int(m.group(4))
+    pa, pb = deal["plays"]
+    x = next(x for x in pa["tricks"] if x["trick"] == t)
+    y = next(y for y in pb["tricks"] if y["trick"] == t)
+    players = len(x["cards"])
+    assert x["cards"][(seat - x["leader"]) % players] == m.group(2)
+    assert (x["winner"] == seat) == (m.group(3) == "wins") != (y["winner"] == seat)
+    earlier = [(u["winner"] == seat, v["winner"] == seat) for u, v in zip(pa["tricks"], pb["tricks"], strict=True)
+               if u["trick"] < t]
+    assert all(u == v for u, v in earlier)  # the first trick where they differ
+    assert pa["tricks_taken"] != pb["tricks_taken"]
+    ends = re.findall(r"you (make your bid|end \w+ (?:under|over))", c["line"])
+    assert len(ends) == 2
+    for play, end in zip((pa, pb), ends, strict=True):
+        taken = play["tricks_taken"]
+        assert ("make your bid" if taken == bid else "under" if taken < bid else "over") in end
+    named = set(re.findall(r"\b([2-9TJQKA][SHDC]|W|J)\b", c["line"]))  # every card named is one of the deal
+    assert named <= {card for p in deal["plays"] for t in p["tricks"] for card in t["cards"]}
+
+
 def test_card_reasons_restate_the_table_and_the_line_is_its_deal():
     adv = wizsim.advise_play(**PLAY, samples=600, seed=3, explain=True)
     r = adv.reasons
@@ -153,22 +178,7 @@ def test_card_reasons_restate_the_table_and_the_line_is_its_deal():
     c = r["compare"]
     assert c["card"] == adv.best_card and c["other"] != c["card"]
     deal = _check_play_out(adv, c, PLAY["hand"].split(","), TRUMPS[PLAY["trump"]])
-    # the line names the first trick the player wins with one card and not the other, as the logs say
-    m = re.match(r"(\w+) (wins|loses) trick (\d+)", c["line"])
-    assert m and m.group(1) == c["card"]
-    t = int(m.group(3))
-    pa, pb = deal["plays"]
-    x = next(x for x in pa["tricks"] if x["trick"] == t)
-    y = next(y for y in pb["tricks"] if y["trick"] == t)
-    assert (x["winner"] == PLAY["seat"]) == (m.group(2) == "wins") != (y["winner"] == PLAY["seat"])
-    assert pa["tricks_taken"] != pb["tricks_taken"]
-    bid = PLAY["bids"][PLAY["seat"] - 1]
-    for play in (pa, pb):
-        taken = play["tricks_taken"]
-        assert ("make your bid" if taken == bid else "under" if taken < bid else "over") in c["line"]
-    # every card named in the line is a card of the deal
-    named = set(re.findall(r"\b([2-9TJQKA][SHDC]|W|J)\b", c["line"]))
-    assert named <= {card for p in deal["plays"] for t in p["tricks"] for card in t["cards"]}
+    _check_line(c, deal, PLAY["seat"], PLAY["bids"][PLAY["seat"] - 1])
     # the advised card against any other: the review's comparison, the same deals
     other = compare_cards(adv, adv.best_index, 1 - adv.best_index)
     assert other == c
@@ -181,8 +191,8 @@ def test_card_reasons_on_the_exact_path():
     adv = wizsim.advise_play(**q, explain=True)
     assert adv.method == "exact"
     c = adv.reasons["compare"]
-    assert c["deal"] is not None and c["line"].startswith(c["card"])
-    _check_play_out(adv, c, q["hand"].split(","), TRUMPS[q["trump"]])
+    deal = _check_play_out(adv, c, q["hand"].split(","), TRUMPS[q["trump"]])
+    _check_line(c, deal, q["seat"], q["bids"][q["seat"] - 1])
 
 
 def test_cli_explain_text_and_json():

@@ -111,12 +111,12 @@ class Explained:
 
 def explain_play(advice, state, names, seed: int, batches: list, tricks: np.ndarray) -> None:
     """Keep what ``advice`` (``PlayAdvice``) rests on and give it its reasons: ``batches`` the worlds each
-    evaluation played out, as (worlds, turn_ups, first play stream), in the order of its rows; ``tricks``
+    evaluation played out, as (worlds, turn_ups, each one's play stream), in the order of its rows; ``tricks``
     (n, k) the player's tricks on each (the advice's figures)."""
     players = state.players
     worlds = [b[0] for b in batches] or [np.zeros((0, players), np.uint64)]
     turn_ups = [b[1] for b in batches] or [np.zeros(0, np.int8)]
-    streams = [b[2] + np.arange(len(b[0]), dtype=np.int64) for b in batches] or [np.zeros(0, np.int64)]
+    streams = [np.asarray(b[2], np.int64) for b in batches] or [np.zeros(0, np.int64)]
     advice.explained = Explained(state, tuple(names), seed, np.concatenate(worlds), np.concatenate(turn_ups),
                                  np.concatenate(streams), tricks)
     advice.reasons = play_reasons(advice, runner_up(advice))

@@ -43,7 +43,8 @@ from wizsim.cards import (
 )
 from wizsim.config import MAX_PLAYERS, MIN_PLAYERS, n_game_rounds
 
-GAME_FIELDS = ("players", "first_dealer", "hook", "me", "rounds")
+GAME_FIELDS = ("players", "first_dealer", "hook", "me", "identities", "rounds")
+IDENTITY_FIELDS = ("player", "kind", "sha256", "wizsim", "note")  # wizsim.identity's keys
 ROUND_FIELDS = ("r", "turn_up", "trump", "bids", "tricks", "hand", "played", "hints")
 HINT_KINDS = ("trump", "bid", "card")
 TRICK_SEPARATOR = "/"
@@ -141,6 +142,7 @@ class GameRecord:
     hook: bool = False
     me: int | None = None
     rounds: list[RoundRecord] = field(default_factory=list)
+    identities: list | None = None  # per player, what a program player is (wizsim.identity), or None
 
     def __post_init__(self):
         self.validate()
@@ -170,7 +172,7 @@ class GameRecord:
                     _fail(f"{where}.{name}", "required")
             parsed.append(RoundRecord(**rd))
         return cls(players=obj["players"], first_dealer=obj["first_dealer"], hook=obj.get("hook", False),
-                   me=obj.get("me"), rounds=parsed)
+                   me=obj.get("me"), rounds=parsed, identities=obj.get("identities"))
 
     @classmethod
     def from_json(cls, text) -> GameRecord:
@@ -198,6 +200,8 @@ class GameRecord:
         out = {"players": list(self.players), "first_dealer": self.first_dealer, "hook": self.hook}
         if self.me is not None:
             out["me"] = self.me
+        if self.identities is not None:
+            out["identities"] = [None if i is None else dict(i) for i in self.identities]
         out["rounds"] = [rd.to_dict() for rd in self.rounds]
         return out
 
@@ -268,6 +272,23 @@ class GameRecord:
         return out
 
     # ---- checks --------------------------------------------------------------------------------
+    def _check_identities(self, n: int) -> None:
+        """``identities``: None, or one entry per player, each null or an object of short texts."""
+        ids = self.identities
+        if ids is None:
+            return
+        if not isinstance(ids, list) or len(ids) != n:
+            _fail("identities", f"a list of {n} entries (one per player, null for a person) or null, got {_show(ids)}")
+        for i, ident in enumerate(ids):
+            if ident is None:
+                continue
+            if not isinstance(ident, dict):
+                _fail(f"identities[{i}]", f"an object ({', '.join(IDENTITY_FIELDS)}) or null, got {_show(ident)}")
+            _known(ident, IDENTITY_FIELDS, f"identities[{i}]")
+            for key, value in ident.items():
+                if value is not None and (not isinstance(value, str) or len(value) > 200):
+                    _fail(f"identities[{i}].{key}", f"text of at most 200 characters or null, got {_show(value)}")
+
     def validate(self) -> None:
         """Check the whole record and put every field in its canonical form; ``RecordError`` otherwise."""
         players = self.players
@@ -291,6 +312,7 @@ class GameRecord:
             _fail("hook", f"true or false, got {_show(self.hook)}")
         if self.me is not None and (not _is_int(self.me) or not 0 <= self.me < n):
             _fail("me", f"the index of the reviewed player in players, 0..{n - 1}, or null; got {_show(self.me)}")
+        self._check_identities(n)
         if not isinstance(self.rounds, list):
             _fail("rounds", f"a list of rounds, got {_show(self.rounds)}")
         if len(self.rounds) > self.n_rounds:

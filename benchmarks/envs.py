@@ -1,7 +1,8 @@
 """Environment speed (issue 18 item 3): actions per second of a random game stepped one action at a time
 through the open table's Python API (``wizsim.Game``), beside OpenSpiel's Python loop over its C++
 ``oh_hell`` (the best Python step loop a user has today); the batched ``VectorEnv`` per thread; and the
-PettingZoo and OpenSpiel (``python_wizard``) environments stepped from Python.
+PettingZoo and OpenSpiel (``python_wizard``) environments stepped from Python; and the Gymnasium vector environment
+(``wizsim.envs.gym.WizardVectorEnv``) beside the ``VectorEnv`` it wraps, stepped in turn, with their ratio.
 
     python benchmarks/envs.py              # 5 timed runs per case, median quoted
     python benchmarks/envs.py --quick      # 3 shorter runs
@@ -145,6 +146,40 @@ def vector_env(seconds: float, runs: int, n: int, opponents: str | None, r: int 
     return out
 
 
+def gym_vector_beside_vector_env(steps: int, n: int, r: int = 5) -> dict | None:
+    """``wizsim.envs.gym.WizardVectorEnv`` (Gymnasium's 5-tuple, same-step autoreset with ``final_obs``)
+    beside the ``VectorEnv`` it wraps, learner vs 3 heuristic seats, stepped in turn one step each: both play
+    the same rounds with the same random actions (one seed), so each pair of steps does the same work and
+    sees the same machine. The ratio is the median of the pairs' ratios of thread CPU time (wall beside)."""
+    try:
+        from wizsim.envs.gym import WizardVectorEnv
+    except ImportError:
+        return None
+    from wizsim.envs.vector import VectorEnv
+
+    raw = VectorEnv(n, 4, r, seed=1, opponents="heuristic")
+    gym = WizardVectorEnv(n, 4, r, seed=1, opponents="heuristic")
+    raw.reset()
+    gym.reset()
+    times = {"vector_env": ([], []), "gym_vector_env": ([], [])}
+    for k in range(steps + 20):  # the first 20: warm-up
+        for key, env in (("vector_env", raw), ("gym_vector_env", gym)):
+            c, w = time.thread_time_ns(), time.perf_counter_ns()
+            env.step(env.sample_actions())
+            if k >= 20:
+                times[key][0].append(time.thread_time_ns() - c)
+                times[key][1].append(time.perf_counter_ns() - w)
+    out = {key: {"actions_per_second_cpu": n * 1e9 / statistics.median(cpu),
+                 "actions_per_second": n * 1e9 / statistics.median(wall), "steps": steps}
+           for key, (cpu, wall) in times.items()}
+    pairs = zip(times["vector_env"][0], times["gym_vector_env"][0], strict=True)
+    out["ratio_cpu"] = statistics.median(v / g for v, g in pairs)
+    pairs = zip(times["vector_env"][1], times["gym_vector_env"][1], strict=True)
+    out["ratio_wall"] = statistics.median(v / g for v, g in pairs)
+    out.update(n=n, players=4, r=r, opponents="heuristic")
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true")
@@ -166,6 +201,7 @@ def main() -> None:
         "vector_env_self_play": vector_env(seconds, runs, 4096, None),
         "vector_env_self_play_r15": vector_env(seconds, runs, 4096, None, r=15),
         "vector_env_vs_heuristic": vector_env(seconds, runs, 4096, "heuristic"),
+        "gym_vector_env_beside_vector_env": gym_vector_beside_vector_env(300 if args.quick else 1500, 4096),
     }
     res["machine"]["load_average_at_end"] = list(os.getloadavg())
     out = Path(__file__).with_name("results").joinpath("envs-quick.json" if args.quick else "envs.json")
@@ -180,6 +216,12 @@ def main() -> None:
               "vector_env_self_play": "VectorEnv self-play, one thread (n=4096, 4 players, r=5)",
               "vector_env_self_play_r15": "VectorEnv self-play, one thread (n=4096, 4 players, r=15)",
               "vector_env_vs_heuristic": "VectorEnv learner vs 3 heuristic seats, one thread (learner actions)"}
+    pair = res["gym_vector_env_beside_vector_env"]
+    if pair is not None:
+        print(f"Gymnasium WizardVectorEnv beside VectorEnv, stepped in turn (n=4096, vs heuristic): "
+              f"{pair['gym_vector_env']['actions_per_second_cpu']:,.0f} against "
+              f"{pair['vector_env']['actions_per_second_cpu']:,.0f} actions/s of CPU time, ratio "
+              f"{pair['ratio_cpu']:.3f} (median of the step pairs' ratios; wall {pair['ratio_wall']:.3f})")
     for key, label in labels.items():
         v = res[key]
         if v is None:

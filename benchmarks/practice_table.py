@@ -11,8 +11,10 @@ from __future__ import annotations
 import argparse
 import random
 import statistics
+import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
 
 def one_game(url: str, seed: int, policy: str, rounds: int) -> list[tuple[float, int]]:
@@ -38,7 +40,8 @@ def one_game(url: str, seed: int, policy: str, rounds: int) -> list[tuple[float,
 
 
 def main() -> None:
-    from wizsim.web.harness import served
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))  # the browser harness lives with the tests
+    from harness import served
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=8)

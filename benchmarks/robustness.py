@@ -28,8 +28,10 @@ it plays and plays the best card; the others play their policies. Reported: refu
 hero's own heuristic play on the same deal (paired), and observed minus predicted P(make) of the first
 card's advice, twice: as the hero fares following the advice at every card, and as the prediction is
 said ("play it now and play on to make it": the advised first card, then the hero's heuristic, the
-deal replayed from that point on the same random streams). Results go to
-benchmarks/results/robustness.json.
+deal replayed from that point on the same random streams). The raw run, every question and deal (what
+``--merge`` and ``--against`` read), goes to benchmarks/raw/robustness.json (not committed: re-made by the
+command); its summary, the same without the per-question and per-deal lists (the figures docs/results.md
+quotes, small enough to commit), to benchmarks/results/robustness.json (``--out`` and ``--summary`` move them).
 
 The same questions: each table against the control on the questions whose deal, seat, heard bids and
 trump are the same at both, where any advisor that answers from the question says the same at both
@@ -550,6 +552,21 @@ def merge_plays(plays: list[dict], where: str) -> dict | None:
             "diffs": diffs, "said": said, "values": values, "asked": [a for p in plays for a in p.get("asked", [])]}
 
 
+RAW = Path(__file__).resolve().parent / "raw"  # raw runs: ignored by git, re-made by the command
+RESULTS = Path(__file__).resolve().parent / "results"  # their summaries: committed, each under 200 KB
+
+
+def summary(out: dict) -> dict:
+    """The run without its per-question and per-deal lists (``asked``, ``diffs``, ...): every pooled and
+    per-size figure, small enough to commit. ``--merge`` and ``--against`` need the raw run."""
+    def row(x: dict) -> dict:
+        return {k: ({f: v for f, v in x[k].items() if not isinstance(v, list) or f == "errors"}
+                    if k in ("bid", "play") and isinstance(x[k], dict) else x[k]) for k in x}
+
+    return {**{k: v for k, v in out.items() if k != "results"}, "per_question": "dropped (the raw run has them)",
+            "results": [row(x) for x in out["results"]]}
+
+
 def main() -> None:
     global HERO, LEARN, PLAYERS
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -592,7 +609,8 @@ def main() -> None:
                     "results as one (runs that extend each other with --first), instead of running")
     ap.add_argument("--against", default=None, metavar="BASE.json", help="also print each table's bid and play advice "
                     "against this run's on the questions both asked, paired (e.g. --learn against the untold)")
-    ap.add_argument("--out", default=None)
+    ap.add_argument("--out", default=None, help="the raw run (default benchmarks/raw/robustness.json, not committed)")
+    ap.add_argument("--summary", default=None, help="its summary (default benchmarks/results/ with --out's file name)")
     args = ap.parse_args()
     if args.hero != HERO and not args.no_play:
         ap.error("--hero needs --no-play: play advice is not told the hero's own play")
@@ -662,10 +680,12 @@ def main() -> None:
            "seed": SEED, "players": PLAYERS, "hero": HERO, "first": first, "questions": questions, "deals": deals, "trust": play_trust,
            **({"learn": True, "learned": list(_learned())} if LEARN else {}),
            **({"against": {"run": Path(args.against).name, "change": paired}} if paired else {}), "results": results, "pooled": pooled, "same_questions": same, "advised_vs_own": sides}
-    path = Path(args.out) if args.out else Path(__file__).parent / "results" / (
-        "robustness-quick.json" if args.quick else "robustness.json")
+    path = Path(args.out) if args.out else RAW / ("robustness-quick.json" if args.quick else "robustness.json")
+    path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(out, separators=(",", ":")))  # per question: one line, not megabytes of indent
-    print(f"saved {path}")
+    short = Path(args.summary) if args.summary else RESULTS / path.name
+    short.write_text(json.dumps(summary(out), indent=1) + "\n")
+    print(f"saved {path} (raw) and {short} (summary)")
 
 
 if __name__ == "__main__":

@@ -25,7 +25,8 @@ from pathlib import Path
 import httpx
 from run import machine  # benchmarks/run.py: the machine's details, recorded the same way in every result
 
-from wizsim.web.harness import served
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))  # the browser harness lives with the tests
+from harness import served  # noqa: E402
 
 EXAMPLE = {"hand": "W,AS,3H", "trump": "S", "seat": 2}
 TARGET_MEDIAN_S = 0.3

@@ -1,7 +1,6 @@
 """Generate the dataset schema documentation from ``wizsim.io.schema`` (the only source of truth).
 
-Writes ``docs/schema.md`` and replaces the README's section between the markers
-``<!-- schema:begin -->`` and ``<!-- schema:end -->``. ``--check`` exits 1 when either is stale
+Writes ``docs/schema.md`` (a page of the documentation site). ``--check`` exits 1 when it is stale
 (for CI or a pre-commit hook) instead of writing.
 
     python scripts/gen_schema_docs.py [--check]
@@ -18,7 +17,6 @@ import pyarrow as pa
 from wizsim.io import schema
 
 ROOT = Path(__file__).resolve().parent.parent
-BEGIN, END = "<!-- schema:begin -->", "<!-- schema:end -->"
 
 
 def type_text(t: pa.DataType) -> str:
@@ -69,32 +67,20 @@ def schema_doc() -> str:
     return "# wizsim dataset schema\n\n" + section() + "\n\n" + IDENTITIES + "\n"
 
 
-def readme_with_section(text: str) -> str:
-    if BEGIN not in text or END not in text:
-        raise SystemExit(f"README.md has no {BEGIN} ... {END} markers")
-    head, rest = text.split(BEGIN, 1)
-    _, tail = rest.split(END, 1)
-    return f"{head}{BEGIN}\n{section()}\n{END}{tail}"
-
-
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--check", action="store_true", help="exit 1 if docs/schema.md or README.md is stale")
+    ap.add_argument("--check", action="store_true", help="exit 1 if docs/schema.md is stale")
     args = ap.parse_args()
-    doc_path, readme_path = ROOT / "docs" / "schema.md", ROOT / "README.md"
-    readme = readme_path.read_text()
-    want = {doc_path: schema_doc(), readme_path: readme_with_section(readme)}
-    stale = [p for p, text in want.items() if not p.exists() or p.read_text() != text]
+    path = ROOT / "docs" / "schema.md"
+    stale = not path.exists() or path.read_text() != schema_doc()
     if args.check:
-        for p in stale:
-            print(f"stale: {p.relative_to(ROOT)} (run python scripts/gen_schema_docs.py)", file=sys.stderr)
+        if stale:
+            print(f"stale: {path.relative_to(ROOT)} (run python scripts/gen_schema_docs.py)", file=sys.stderr)
         return 1 if stale else 0
-    for p in stale:
-        # re-read the README just before writing: others may edit other sections meanwhile
-        text = readme_with_section(readme_path.read_text()) if p == readme_path else want[p]
-        p.parent.mkdir(exist_ok=True)
-        p.write_text(text)
-        print(f"wrote {p.relative_to(ROOT)}")
+    if stale:
+        path.parent.mkdir(exist_ok=True)
+        path.write_text(schema_doc())
+        print(f"wrote {path.relative_to(ROOT)}")
     return 0
 
 

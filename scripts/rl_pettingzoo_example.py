@@ -33,12 +33,14 @@ def hand_state(obs_tensor: np.ndarray) -> int:
 
 
 def play_round(env, seed, theta, rng, learn: bool, heuristic):
-    """One round; returns (learner's score, (state, bid, legal bids, their probabilities)). ``theta`` None:
-    the heuristic bids for the learner too."""
+    """One round; returns (learner's score, (state, bid, legal bids, their probabilities), env steps).
+    ``theta`` None: the heuristic bids for the learner too."""
     env.reset(seed=seed)
     taken = None
     score = 0.0
+    steps = 0
     for agent in env.agent_iter():
+        steps += 1
         obs, reward, term, trunc, _ = env.last()
         if agent == "player_0":
             score += reward
@@ -59,14 +61,14 @@ def play_round(env, seed, theta, rng, learn: bool, heuristic):
             env.step(encoding.action_of("bid", bid))
         else:
             env.step(encoding.action_of(rd.phase, getattr(heuristic, rd.phase)(view)))
-    return score, taken
+    return score, taken, steps
 
 
 def evaluate(env, theta, seeds, heuristic, rng, uniform=False):
     t = np.zeros_like(theta) if uniform and theta is not None else theta
     scores = []
     for seed in seeds:
-        score, _ = play_round(env, int(seed), t, rng, learn=uniform, heuristic=heuristic)
+        score, _, _ = play_round(env, int(seed), t, rng, learn=uniform, heuristic=heuristic)
         scores.append(score)
     return float(np.mean(scores))
 
@@ -85,9 +87,11 @@ def main() -> None:
     eval_seeds = np.arange(10**6, 10**6 + args.eval)
 
     before = evaluate(env, theta, eval_seeds, heuristic, rng, uniform=True)
-    t0, rounds = time.perf_counter(), 0
+    t0, rounds, steps, total = time.perf_counter(), 0, 0, 0.0
     while time.perf_counter() - t0 < args.seconds:
-        score, (s, bid, legal, p) = play_round(env, int(rng.integers(10**6)), theta, rng, True, heuristic)
+        score, (s, bid, legal, p), n = play_round(env, int(rng.integers(10**6)), theta, rng, True, heuristic)
+        steps += n
+        total += score
         advantage = score - baseline[s]
         baseline[s] += 0.05 * advantage
         grad = -p
@@ -97,7 +101,8 @@ def main() -> None:
     trained = time.perf_counter() - t0
     after = evaluate(env, theta, eval_seeds, heuristic, rng)
     heuristic_bids = evaluate(env, None, eval_seeds, heuristic, rng)
-    print(f"trained on {rounds:,} rounds in {trained:.0f} s (r={args.r}, seat 1 of 4, three heuristic "
+    print(f"trained on {rounds:,} rounds (episodes) in {trained:.0f} s: {steps:,} env steps, {steps / trained:,.0f} "
+          f"steps/s, mean reward {total / max(rounds, 1):+.2f} a round (r={args.r}, seat 1 of 4, three heuristic "
           f"opponents)")
     print(f"mean round score of the learner's seat on {args.eval} fixed deals:")
     print(f"  uniform random bids (before): {before:+.1f}")

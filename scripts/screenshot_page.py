@@ -17,9 +17,11 @@ reviews the game on the page (REVIEW_SAMPLES deals per decision, seed 0).
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
-from wizsim.web.harness import ask_and_wait, chromium, open_page, served, tap_question
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))  # the browser harness lives with the tests
+from harness import ask_and_wait, chromium, open_page, served, tap_question  # noqa: E402
 
 WIDTHS = (1280,)
 EXAMPLE = dict(hand=["W", "AS", "3H"], trump="S", seat=2, seed=7)
@@ -59,9 +61,8 @@ def sample_game() -> str:
 
 
 def sheet_pictures(url: str, out: Path, width: int = 1280) -> None:
+    from harness import tap
     from selenium.webdriver.support.ui import WebDriverWait
-
-    from wizsim.web.harness import tap
 
     driver = chromium(width, 900)
     try:
@@ -96,11 +97,11 @@ def phone_pictures(url: str, out: Path) -> None:
     """A 20-card bid answer and a 6-player sheet on a 360 x 740 phone."""
     import json
 
+    from harness import tap
     from selenium.webdriver.support.ui import WebDriverWait
 
     import wizsim
     from wizsim.record import from_games
-    from wizsim.web.harness import tap
 
     driver = chromium(*PHONE)
     try:

@@ -67,8 +67,7 @@ def skip_without_browser():
     """Skip the calling module where Chromium, its driver or the web extras are missing; in CI (``.ci/run``
     installs them) never: a missing browser fails there."""
     import pytest
-
-    from wizsim.web.harness import chromium_available
+    from harness import chromium_available
 
     if os.environ.get("CI") == "true":
         return

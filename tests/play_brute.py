@@ -1,6 +1,6 @@
 """Brute-force play advice from the reference twins only, for the tests to compare against.
 
-Written from RULES.md and the twins (``rules.reference.Trick``, ``policies.heuristic_reference``), not
+Written from docs/rules.md and the twins (``rules.reference.Trick``, ``policies.heuristic_reference``), not
 from ``wizsim.advisor.play``: every deal of the unseen cards to the other seats (and of the turned-up
 card when only its suit is known) is listed with ``itertools`` and filtered afterwards by the voids
 shown and weighed by the opponents' model's twins (``policies.reference.bid_weight``, ``trump_weight``

@@ -1,18 +1,12 @@
-"""``wizsim advise``: every bad input of CONTRACT.md exits 2 with a message naming it; the table and
+"""``wizsim advise``: every bad input docs/guide/advisor.md names exits 2 with a message naming it; the table and
 the JSON object."""
 
 import json
 
 import pytest
-from click.testing import CliRunner
-
-from wizsim.cli import main
+from helpers import invoke
 
 BASE = ["advise", "--hand", "W,AS,3H", "--trump", "S", "--seat", "2"]
-
-
-def _run(args):
-    return CliRunner().invoke(main, args)
 
 
 @pytest.mark.parametrize("args,needle", [
@@ -55,7 +49,7 @@ def _run(args):
 ])
 
 def test_bad_input_exits_2_naming_the_problem(args, needle):
-    result = _run(args)
+    result = invoke(*args)
     assert result.exit_code == 2, result.output
     assert "Error:" in result.output
     assert needle in result.output, result.output
@@ -67,19 +61,19 @@ def test_unlikely_heard_bids_are_answered_with_a_warning():
     advisor answers, says so in one line, and reports the effective sample size (it used to refuse)."""
     args = ["advise", "--hand", "2C,3D,4H,5S,J", "--trump", "H", "--seat", "6", "--players", "6", "--bids",
             "5,5,5,5,5", "--samples", "200", "--policy", "heuristic", "--seed", "3"]
-    result = _run(args)
+    result = invoke(*args)
     assert result.exit_code == 0, result.output
     assert "Warning: seat 1's bid of 5" in result.output
-    got = json.loads(_run([*args, "--json"]).output)
+    got = json.loads(invoke(*[*args, "--json"]).output)
     assert got["warning"].startswith("seat 1's bid of 5") and 0 < got["ess"] <= got["samples"] == 200
     assert got["best_bid"] == 0
     # hard evidence no deal reproduces: the doubted table's blind type (or each seat's) still answers it
     # (issue 17's table types); with both doubts off the bids are ignored, and the warning says that
-    hard = json.loads(_run([*args, "--json", "--bid-trust", "1"]).output)
+    hard = json.loads(invoke(*[*args, "--json", "--bid-trust", "1"]).output)
     assert hard["warning"].startswith("seat 1's bid of 5") and hard["best_bid"] == 0
-    hard = json.loads(_run([*args, "--json", "--bid-trust", "1", "--doubt", "0"]).output)
+    hard = json.loads(invoke(*[*args, "--json", "--bid-trust", "1", "--doubt", "0"]).output)
     assert hard["warning"].startswith("seat 1's bid of 5") and hard["best_bid"] == 0 and hard["seat_doubt"] == 0.15
-    hard = json.loads(_run([*args, "--json", "--bid-trust", "1", "--doubt", "0", "--seat-doubt", "0"]).output)
+    hard = json.loads(invoke(*[*args, "--json", "--bid-trust", "1", "--doubt", "0", "--seat-doubt", "0"]).output)
     assert hard["warning"].startswith("no deal of") and hard["best_bid"] == 0
 
 
@@ -87,18 +81,18 @@ def test_seat_doubt_is_for_the_seats_heard():
     """Bid and play advice take it (JSON ``seat_doubt``); the dealer's trump advice, before any bid, refuses it."""
     base = ["advise", "--hand", "AS,KD,3H", "--trump", "S", "--seat", "1", "--seed", "4", "--json"]
     for extra in (["--bids", "1,0,1,1"], []):  # play advice, bid advice
-        got = _run([*base, *extra, "--seat-doubt", "0.1"])
+        got = invoke(*[*base, *extra, "--seat-doubt", "0.1"])
         assert got.exit_code == 0, got.output
         assert json.loads(got.output)["seat_doubt"] == 0.1
-    trump = _run(["advise", "--hand", "AS,KD,3H", "--trump-card", "W", "--seat", "4", "--seat-doubt", "0.1"])
+    trump = invoke(*["advise", "--hand", "AS,KD,3H", "--trump-card", "W", "--seat", "4", "--seat-doubt", "0.1"])
     assert trump.exit_code == 2 and "--seat-doubt is for the seats heard bidding" in trump.output
     assert "Traceback" not in trump.output
-    bad = _run([*base, "--seat-doubt", "1.5"])
+    bad = invoke(*[*base, "--seat-doubt", "1.5"])
     assert bad.exit_code == 2 and "'--seat-doubt'" in bad.output
 
 
 def test_table_shows_every_bid_the_recommendation_and_the_deals_used():
-    result = _run(BASE + ["--seed", "1", "--samples", "2000"])
+    result = invoke(*BASE + ["--seed", "1", "--samples", "2000"])
     assert result.exit_code == 0, result.output
     out = result.output
     assert "Recommended bid:" in out and "2,000 simulated deals per bid" in out
@@ -110,7 +104,7 @@ def test_table_shows_every_bid_the_recommendation_and_the_deals_used():
 def test_trick_chart_leaves_out_counts_that_never_happened():
     # Two Wizards and the top three trumps: 0 tricks and 14 tricks do not occur in these 300 deals.
     hand = "W,W,AS,KS,QS,3H,4H,5H,JD,TD,2C,J,7C,8C"
-    result = _run(["advise", "--hand", hand, "--trump", "S", "--seat", "3", "--samples", "300", "--seed", "2"])
+    result = invoke(*["advise", "--hand", hand, "--trump", "S", "--seat", "3", "--samples", "300", "--seed", "2"])
     assert result.exit_code == 0, result.output
     chart = result.output.split("Tricks taken when you bid")[1]
     assert "   0 | " not in chart and "  14 | " not in chart
@@ -118,20 +112,20 @@ def test_trick_chart_leaves_out_counts_that_never_happened():
 
 
 def test_round_one_says_it_is_exact():
-    result = _run(["advise", "--hand", "AS", "--trump", "S", "--seat", "1"])
+    result = invoke(*["advise", "--hand", "AS", "--trump", "S", "--seat", "1"])
     assert result.exit_code == 0, result.output
     assert "Exact" in result.output and "exact" in result.output
 
 
 def test_hook_row_is_marked_forbidden():
-    result = _run(["advise", "--hand", "W,AS,3H", "--trump", "S", "--seat", "4", "--bids", "1,1,0", "--hook",
+    result = invoke(*["advise", "--hand", "W,AS,3H", "--trump", "S", "--seat", "4", "--bids", "1,1,0", "--hook",
                    "--samples", "500", "--seed", "1"])
     assert result.exit_code == 0, result.output
     assert "the hook forbids it" in result.output
 
 
 def test_json_is_the_contract_shape():
-    result = _run(BASE + ["--json", "--seed", "5", "--samples", "1500", "--bids", "1", "--trump-card", "7S"])
+    result = invoke(*BASE + ["--json", "--seed", "5", "--samples", "1500", "--bids", "1", "--trump-card", "7S"])
     assert result.exit_code == 0, result.output
     obj = json.loads(result.output)
     assert list(obj) == ["phase", "hand", "players", "seat", "trump", "trump_card", "earlier_bids", "hook", "best_bid",
@@ -147,20 +141,20 @@ def test_json_is_the_contract_shape():
         assert row["ev_low"] <= row["ev"] <= row["ev_high"]
     allowed = [row for row in obj["table"] if row["allowed"]]
     assert obj["best_bid"] == max(allowed, key=lambda row: row["ev"])["bid"]
-    again = json.loads(_run(BASE + ["--json", "--seed", "5", "--samples", "1500", "--bids", "1",
+    again = json.loads(invoke(*BASE + ["--json", "--seed", "5", "--samples", "1500", "--bids", "1",
                                     "--trump-card", "7S"]).output)
     assert again == obj
 
 
 def test_json_round_one_and_wizard_turn_up():
-    obj = json.loads(_run(["advise", "--hand", "9H", "--trump", "H", "--trump-card", "W", "--seat", "1",
+    obj = json.loads(invoke(*["advise", "--hand", "9H", "--trump", "H", "--trump-card", "W", "--seat", "1",
                            "--json"]).output)
     assert obj["method"] == "exact" and obj["trump_card"] == "W" and obj["trump"] == "H"
     assert obj["table"][0]["ev_low"] == obj["table"][0]["ev"] == obj["table"][0]["ev_high"]
 
 
 def test_one_deal_gives_no_interval_and_no_crash():
-    result = _run(BASE + ["--samples", "1", "--seed", "1"])
+    result = invoke(*BASE + ["--samples", "1", "--seed", "1"])
     assert result.exit_code == 0, result.output
-    obj = json.loads(_run(BASE + ["--samples", "1", "--seed", "1", "--json"]).output)
+    obj = json.loads(invoke(*BASE + ["--samples", "1", "--seed", "1", "--json"]).output)
     assert all(row["ev_low"] is None and row["ev_high"] is None for row in obj["table"])

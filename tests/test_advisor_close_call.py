@@ -2,10 +2,9 @@
 bids not separated it still names one, and says which bids are within precision in the table, the
 JSON (``close_call``) and the summary line; one work budget covers sampling and rejection."""
 
-import json
-
 import numpy as np
 from click.testing import CliRunner
+from helpers import strict_json
 
 from wizsim import advise
 from wizsim.advisor import sampling
@@ -18,16 +17,10 @@ CLOSE = ["--hand", "3S,JS,KS,5H,AH,3D,4D,8D,TC,KC,J,J", "--trump-card", "TH", "-
          "--seed", "7001327", "--bid-trust", "1", "--doubt", "0", "--seat-doubt", "0"]  # found with the table's type sure
 
 
-def _strict(text):
-    def no_constant(name):
-        raise ValueError(f"not JSON: {name}")
-    return json.loads(text, parse_constant=no_constant)
-
-
 def test_issue_example_is_a_close_call_in_json_table_and_summary():
     out = CliRunner().invoke(main, ["advise", *CLOSE, "--json"])
     assert out.exit_code == 0, out.output
-    got = _strict(out.output)
+    got = strict_json(out.output)
     close = got["close_call"]
     assert got["best_bid"] in close and len(close) >= 2
     rows = {row["bid"]: row for row in got["table"]}

@@ -29,7 +29,7 @@ def _ev(p_win):
 
 
 def test_ace_of_trumps_leading_loses_only_to_a_wizard():
-    # RULES.md's round-1 check: the turned-up spade and the AS leave 58 unknown cards with 4 Wizards.
+    # docs/rules.md's round-1 check: the turned-up spade and the AS leave 58 unknown cards with 4 Wizards.
     a = advise("AS", "S", 1, players=4)
     p = comb(54, 3) / comb(58, 3)
     assert a.method == "exact"

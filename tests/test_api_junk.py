@@ -38,6 +38,10 @@ SURFACE = {
                          trump_card=None, samples=50, seed=1, policy="random", play="random", method="auto",
                          max_samples=None, bid_trust=None, play_trust=None, play_noise=None, doubt=None),
                     {**ADVICE_KINDS, "played": PLAYED, "play_trust": SHARE, "doubt": SHARE}),
+    "observe": (dict(hand="AS,KD,3H", trump="S", seat=1, players=4, bids="1,0,1,1", played="", hook=False,
+                     trump_card="5S"),
+                {k: ADVICE_KINDS[k] for k in ("hand", "trump", "seat", "players", "bids", "hook", "trump_card")}
+                | {"played": PLAYED}),
     "simulate_rounds": (dict(players=4, r=2, n_rounds=3, policies="random", hook=False, seed=1, first_index=0,
                              trick_log=False, threads=None),
                         {"players": COUNT, "r": COUNT, "n_rounds": COUNT, "policies": NAMES, "hook": FLAG,

@@ -1,6 +1,6 @@
-"""Wizards and Jesters are interchangeable copies (RULES.md 1; issue 10 item 8): the same Wizard or
+"""Wizards and Jesters are interchangeable copies (docs/rules.md 1; issue 10 item 8): the same Wizard or
 Jester id in two places (a hand and the trick, twice in one list) is two copies, as a turned-up
-Wizard already is; a fifth copy is an error, a suited card twice is a duplicate. RULES.md's worked
+Wizard already is; a fifth copy is an error, a suited card twice is a duplicate. docs/rules.md's worked
 examples written with each card parsed on its own (so every Wizard is id 52, every Jester id 56)."""
 
 import pytest
@@ -16,7 +16,7 @@ def each(text):
 
 
 def test_rules_example_wizard_led_every_card_legal_with_ids_from_separate_parses():
-    # RULES.md 7: holding AS, 3H, W, J on a trick led with W: every card
+    # docs/rules.md 7: holding AS, 3H, W, J on a trick led with W: every card
     got = legal_plays(parse_cards("AS,3H,W,J"), parse_cards("W"))
     assert format_cards(got) == "AS,3H,W,J"
 

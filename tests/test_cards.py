@@ -1,4 +1,4 @@
-"""Card ids, masks and the text notation of RULES.md section 1."""
+"""Card ids, masks and the text notation of docs/rules.md section 1."""
 
 import numpy as np
 import pytest
@@ -26,7 +26,7 @@ def ids(text):
     return parse_cards(text).tolist()
 
 
-# --- ids (RULES.md 1, "Card identifiers") ---
+# --- ids (docs/rules.md 1, "Card identifiers") ---
 
 def test_card_ids_follow_suit_times_13_plus_rank():
     assert ids("2S,AS,2H,AC") == [0, 12, 13, 51]

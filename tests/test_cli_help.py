@@ -6,26 +6,21 @@ compiles, on a terminal or not (issue 16 item 6)."""
 import re
 
 import pytest
-from click.testing import CliRunner
+from helpers import invoke
 
 from wizsim import cli
-from wizsim.cli import main
 from wizsim.policies import policy_names
-
-
-def run(*args):
-    return CliRunner().invoke(main, list(args))
 
 
 @pytest.mark.parametrize("command", ["simulate", "advise", "tournament", "serve"])
 def test_every_command_help_has_an_example(command):
-    out = run(command, "--help").output
+    out = invoke(command, "--help").output
     assert f"Example:\n    wizsim {command} " in out
 
 
 @pytest.mark.parametrize("command", ["simulate", "advise", "tournament"])
 def test_help_lists_policies_and_ranges(command):
-    out = " ".join(run(command, "--help").output.split())
+    out = " ".join(invoke(command, "--help").output.split())
     for name in policy_names():
         assert name in out
     assert "3<=x<=6" in out  # players
@@ -34,29 +29,29 @@ def test_help_lists_policies_and_ranges(command):
 
 
 def test_one_of_a_thing_is_singular():
-    out = run("simulate", "--round", "1", "--rounds", "1").output
+    out = invoke("simulate", "--round", "1", "--rounds", "1").output
     assert out.startswith("1 round of 1 card, ")
-    out = run("simulate", "--games", "1", "--players", "6").output
+    out = invoke("simulate", "--games", "1", "--players", "6").output
     assert out.startswith("1 game (10 rounds), ")
-    out = run("tournament", "--policies", "random", "--games", "1").output
+    out = invoke("tournament", "--policies", "random", "--games", "1").output
     assert out.startswith("1 game (1 deal x 1 rotation), ")
 
 
 def test_dataset_report_is_singular_for_one(tmp_path):
-    out = run("simulate", "--round", "1", "--rounds", "1", "--out", str(tmp_path / "d")).output
+    out = invoke("simulate", "--round", "1", "--rounds", "1", "--out", str(tmp_path / "d")).output
     assert "wrote 1 of 1 chunk (1 round, 1 file," in out
 
 
 def test_policy_names_print_as_stored():
-    out = run("simulate", "--round", "2", "--rounds", "10", "--policies", "HEURISTIC,Random").output
+    out = invoke("simulate", "--round", "2", "--rounds", "10", "--policies", "HEURISTIC,Random").output
     assert "policies heuristic,random,heuristic,random" in out
-    out = run("tournament", "--policies", "Heuristic,RANDOM", "--games", "2").output
+    out = invoke("tournament", "--policies", "Heuristic,RANDOM", "--games", "2").output
     assert "table heuristic,random,heuristic,random" in out and "Heuristic" not in out
 
 
 def test_an_error_line_cuts_a_5000_card_input():
     hand = ",".join(["2S"] * 5000)
-    res = run("advise", "--hand", hand, "--trump", "H", "--seat", "1")
+    res = invoke("advise", "--hand", hand, "--trump", "H", "--seat", "1")
     assert res.exit_code == 2
     last = res.output.strip().splitlines()[-1]
     assert last.startswith("Error:") and len(last) < 300 and "..." in last
@@ -64,7 +59,7 @@ def test_an_error_line_cuts_a_5000_card_input():
 
 def test_progress_lines_without_a_terminal(tmp_path, monkeypatch):
     monkeypatch.setattr(cli, "PROGRESS_SECONDS", 0.0)
-    res = run("simulate", "--round", "2", "--rounds", "500", "--chunk-size", "100", "--out", str(tmp_path / "d"))
+    res = invoke("simulate", "--round", "2", "--rounds", "500", "--chunk-size", "100", "--out", str(tmp_path / "d"))
     assert res.exit_code == 0, res.output
     lines = [line for line in res.stderr.splitlines() if line.startswith("wizsim: ")]
     assert len(lines) >= 3 and all(re.search(r"of 500 rounds \(\d+%\)", line) for line in lines), res.stderr
@@ -72,15 +67,17 @@ def test_progress_lines_without_a_terminal(tmp_path, monkeypatch):
 
 
 def test_no_progress_lines_for_a_short_run(tmp_path):
-    res = run("simulate", "--round", "2", "--rounds", "500", "--chunk-size", "100", "--out", str(tmp_path / "d"))
+    res = invoke("simulate", "--round", "2", "--rounds", "500", "--chunk-size", "100", "--out", str(tmp_path / "d"))
     assert not [line for line in res.stderr.splitlines() if re.search(r"of 500 rounds", line)], res.stderr
 
 
 _NOTICE = """
 import sys
+from wizsim import _notice
+_notice.said = True  # as the wizsim command (__main__) does: its notice stands for the library's
 from wizsim import cli
 from wizsim.rules.kernels import score_round
-cli.announce_compile(score_round, seconds=7)
+cli.announce_compile("simulate", score_round)
 score_round(1, 1)  # compiles, and caches
 """
 
@@ -99,5 +96,31 @@ def test_compile_notice_off_a_terminal_on_an_empty_cache_only(tmp_path):
                               check=True).stderr
 
     first = notice()
-    assert first.startswith("wizsim: Compiling wizsim's kernels") and "about 7 s" in first
+    about = round(cli.compile_seconds_measured("simulate"))
+    assert first.startswith("wizsim: Compiling wizsim's kernels for simulate") and f"about {about} s" in first, first
     assert "Compiling" not in notice()
+
+
+_LIBRARY = """
+import wizsim
+wizsim.simulate_rounds(players=3, r=2, n_rounds=10, seed=1)
+wizsim.simulate_rounds(players=3, r=2, n_rounds=10, seed=2)
+"""
+
+
+def test_the_library_says_once_that_it_compiles(tmp_path):
+    """A library user hears the compile too (the wizsim logger, printed to stderr when the application set up no
+    logging), once a process and only when something compiles; the rates it returns leave compiling out."""
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path), "WIZSIM_NUMBA_CACHE": "1"}
+
+    def stderr():
+        return subprocess.run([sys.executable, "-c", _LIBRARY], env=env, capture_output=True, text=True,
+                              check=True).stderr
+
+    first = [line for line in stderr().splitlines() if "compiling kernels" in line]
+    assert len(first) == 1 and first[0].startswith("wizsim: compiling kernels for this machine"), first
+    assert "compiling" not in stderr()

@@ -18,9 +18,10 @@ import pyarrow.dataset as ds
 import pyarrow.parquet as pq
 import pytest
 from click.testing import CliRunner
+from helpers import files_of
 
 import wizsim
-from wizsim.cards import N_RANKS, N_SUITED
+from wizsim.cards import N_RANKS, N_SUITED, format_card, format_trump
 from wizsim.cli import main
 from wizsim.dataset.chunk import encode_chunk
 from wizsim.dataset.read import read_tricks
@@ -30,14 +31,6 @@ from wizsim.dataset.spec import make_spec
 from wizsim.io import schema
 from wizsim.io.parquet import DatasetError, encode, to_table
 from wizsim.rules.reference import score_round
-
-
-def files_of(root: Path) -> dict[str, bytes]:
-    """Every data file under root (relative path -> bytes); the manifest and temporaries excluded."""
-    out = {}
-    for p in sorted(root.rglob("*.parquet")):
-        out[str(p.relative_to(root))] = p.read_bytes()
-    return out
 
 
 def popcount(masks: np.ndarray) -> np.ndarray:
@@ -60,7 +53,7 @@ def test_schema_round_trip_through_parquet():
     for (table, _r), (n, cols) in round_batch_tables("abc", b, ["random"] * 4).items():
         tbl = to_table(table, n, cols, {b"extra": b"1"})
         back = pq.read_table(io.BytesIO(encode(tbl)))
-        assert back.schema.equals(schema.file_schema(table), check_metadata=False)
+        assert back.schema.equals(schema.file_schema(table, "rounds"), check_metadata=False)  # no game columns
         for f in back.schema:
             assert schema.describe(f) == schema.describe(schema.file_schema(table).field(f.name))
         assert back.schema.metadata[b"extra"] == b"1"
@@ -134,6 +127,10 @@ def check_round_rows(df, tricks_df):
         assert np.array_equal(won, mine["tricks"].to_numpy())
         assert rows["leader"].iloc[0] == 1
         assert np.array_equal(rows["leader"].to_numpy()[1:], rows["winner"].to_numpy()[:-1])
+    # the columns a reader needs no rules for
+    assert np.array_equal(df["made"].to_numpy(), (df["bid"] == df["tricks"]).to_numpy())
+    assert (df["trump_suit"].astype(str) == [format_trump(t) for t in tr]).all()
+    assert (df["turn_up_card"].astype(str) == ["none" if t < 0 else format_card(t) for t in tu]).all()
 
 
 def test_rounds_mode_rows_obey_the_rules_and_equal_the_engine(rounds_dir):
@@ -141,10 +138,11 @@ def test_rounds_mode_rows_obey_the_rules_and_equal_the_engine(rounds_dir):
     tricks = read_tricks(rounds_dir)
     assert len(df) == 900 * 5 and len(tricks) == 900 * 7
     check_round_rows(df, tricks)
-    assert df["game_id"].isna().all() and df["player"].isna().all() and df["total"].isna().all()
+    assert not {"game_id", "game_round", "player", "total"} & set(df.columns)  # rounds mode: no game columns
+    assert not [c for c in df.columns if df[c].isna().all()] and "game_id" not in tricks.columns
     # the hook: the bids never add up to the round size
     assert (df.groupby("round_index")["bid"].sum() != 7).all()
-    b = wizsim.simulate_rounds(5, 7, 900, seed=9, hook=True)
+    b = wizsim.simulate_rounds(5, 7, 900, policies="heuristic", seed=9, hook=True)  # the datasets' default
     df = df.sort_values(["round_index", "seat"])
     assert np.array_equal(df["hand"].to_numpy(), b.hands.reshape(-1))
     assert np.array_equal(df["bid"].to_numpy(), b.bids.reshape(-1))
@@ -373,10 +371,10 @@ def test_schema_docs_are_generated_from_the_schema():
     res = subprocess.run([sys.executable, str(root / "scripts" / "gen_schema_docs.py"), "--check"],
                          capture_output=True, text=True)
     assert res.returncode == 0, res.stderr
-    readme = (root / "README.md").read_text()
+    page = (root / "docs" / "schema.md").read_text()
     for sch in schema.TABLES.values():
         for f in sch:
-            assert schema.describe(f) in readme
+            assert schema.describe(f) in page
 
 
 def test_sample_dataset_reads_back():

@@ -11,24 +11,15 @@ from pathlib import Path
 import numpy as np
 import pyarrow.parquet as pq
 import pytest
-from click.testing import CliRunner
+from helpers import files_of, invoke
 
 import wizsim
-from wizsim.cli import main
 from wizsim.dataset.read import read_tricks
 from wizsim.dataset.run import MANIFEST, write_dataset
 from wizsim.io.parquet import DatasetError
 
 RUN = ["simulate", "--players", "4", "--round", "10", "--rounds", "6000", "--chunk-size", "2000", "--seed", "3"]
 PART = "rounds/players=4/round=10/part-{:06d}.parquet"
-
-
-def cli(*args):
-    return CliRunner().invoke(main, [str(a) for a in args])
-
-
-def files_of(root: Path) -> dict[str, bytes]:
-    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*.parquet"))}
 
 
 def flip_inside_a_data_page(path: Path, column: str = "hand", n: int = 64) -> None:
@@ -50,7 +41,7 @@ def flip_inside_a_data_page(path: Path, column: str = "hand", n: int = 64) -> No
 @pytest.fixture(scope="module")
 def fresh(tmp_path_factory):
     out = tmp_path_factory.mktemp("fresh") / "d"
-    assert cli(*RUN, "--out", out).exit_code == 0
+    assert invoke(*RUN, "--out", out).exit_code == 0
     return out
 
 
@@ -81,14 +72,14 @@ def test_read_rounds_refuses_a_flipped_page_naming_the_file(flipped):
 
 
 def test_resume_rewrites_the_flipped_chunk_and_says_so(flipped, fresh):
-    res = cli(*RUN, "--out", flipped)
+    res = invoke(*RUN, "--out", flipped)
     assert res.exit_code == 0, res.output
     assert f"rewrote 1 damaged chunk: {PART.format(1)} (damaged: its bytes differ from the sha256 digest" in res.output
     assert "2 chunks were already complete and verified (resumed): 2 files by the digest in the run file" in res.output
     assert files_of(flipped) == files_of(fresh)
     pd_equal = wizsim.read_rounds(flipped).equals(wizsim.read_rounds(fresh))
     assert pd_equal
-    rep = json.loads(cli(*RUN, "--out", flipped, "--json").output)
+    rep = json.loads(invoke(*RUN, "--out", flipped, "--json").output)
     assert rep["chunks_skipped"] == 3 and rep["chunks_rewritten"] == [] and rep["files_verified"] == 3
 
 
@@ -97,7 +88,7 @@ def test_without_the_run_file_the_page_checksums_catch_it(flipped, fresh):
     with pytest.raises(DatasetError) as err:
         wizsim.read_rounds(flipped)
     assert str(flipped / PART.format(1)) in str(err.value) and "CRC" in str(err.value)
-    res = cli(*RUN, "--out", flipped, "--json")
+    res = invoke(*RUN, "--out", flipped, "--json")
     rep = json.loads(res.stdout)
     assert rep["recovered"] and rep["chunks_rewritten"] == [1] and "CRC" in rep["rewritten"][0]
     assert rep["files_decoded"] == 2 and rep["files_verified"] == 0
@@ -111,7 +102,7 @@ def test_the_text_report_says_which_files_were_decoded(flipped):
     manifest = json.loads((flipped / MANIFEST).read_text())
     del manifest["digests"]  # a run file as an older wizsim wrote it
     (flipped / MANIFEST).write_text(json.dumps(manifest))
-    res = cli(*RUN, "--out", flipped)
+    res = invoke(*RUN, "--out", flipped)
     assert res.exit_code == 0, res.output
     assert "2 files with no digest recorded" in res.output and "rewrote 1 damaged chunk" in res.output
 

@@ -20,6 +20,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 from click.testing import CliRunner
+from helpers import files_of, invoke
 
 from wizsim.cli import main
 from wizsim.dataset.lock import LOCK
@@ -30,17 +31,9 @@ RUN = ["simulate", "--players", "4", "--round", "10", "--rounds", "6000", "--chu
 PART = "rounds/players=4/round=10/part-{:06d}.parquet"
 
 
-def files_of(root: Path) -> dict[str, bytes]:
-    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*.parquet"))}
-
-
 def everything(root: Path) -> dict[str, bytes | None]:
     """Every entry below root: files with their bytes, folders as None."""
     return {str(p.relative_to(root)): (p.read_bytes() if p.is_file() else None) for p in sorted(root.rglob("*"))}
-
-
-def cli(*args):
-    return CliRunner().invoke(main, [str(a) for a in args])
 
 
 def wizsim_process(*args, **kw):
@@ -63,7 +56,7 @@ def assert_one_line_error(res, *needles, code=2):
 def fresh(tmp_path_factory):
     """The run RUN written once, uninterrupted: what every resumed folder must equal byte for byte."""
     out = tmp_path_factory.mktemp("fresh") / "d"
-    assert cli(*RUN, "--out", out).exit_code == 0
+    assert invoke(*RUN, "--out", out).exit_code == 0
     return out
 
 
@@ -86,7 +79,7 @@ def test_a_users_file_below_a_new_folder_is_never_deleted(tmp_path, rel, named):
     (out / rel).write_text("mine")
     before = everything(out)
     for extra in ([], ["--overwrite"]):
-        res = cli(*RUN, "--out", out, *extra)
+        res = invoke(*RUN, "--out", out, *extra)
         assert_one_line_error(res, str(out / named), "did not ")
         assert everything(out) == before
 
@@ -98,10 +91,10 @@ def test_overwrite_never_deletes_a_users_file_among_an_old_runs_data(tmp_path, f
     (out / rel).parent.mkdir(parents=True, exist_ok=True)
     (out / rel).write_text("mine")
     before = everything(out)
-    res = cli(*RUN[:-1], "4", "--out", out, "--overwrite")  # another seed: another run
+    res = invoke(*RUN[:-1], "4", "--out", out, "--overwrite")  # another seed: another run
     assert_one_line_error(res, str(out / named))
     assert everything(out) == before
-    res = cli(*RUN, "--out", out)  # resuming the same run does not touch it either
+    res = invoke(*RUN, "--out", out)  # resuming the same run does not touch it either
     assert_one_line_error(res, str(out / named))
     assert everything(out) == before
 
@@ -113,12 +106,12 @@ def test_a_parquet_file_wizsim_did_not_write_is_refused_even_under_its_names(tmp
     pq.write_table(pa.table({"x": [1, 2, 3]}), theirs)  # a user's Parquet file under a chunk's name
     before = theirs.read_bytes()
     for extra in ([], ["--overwrite"]):
-        assert_one_line_error(cli(*RUN, "--out", out, *extra), str(theirs), "without wizsim's run metadata")
-        assert_one_line_error(cli(*RUN[:-1], "4", "--out", out, *extra), str(theirs))
+        assert_one_line_error(invoke(*RUN, "--out", out, *extra), str(theirs), "without wizsim's run metadata")
+        assert_one_line_error(invoke(*RUN[:-1], "4", "--out", out, *extra), str(theirs))
     assert theirs.read_bytes() == before
     (out / PART.format(2)).write_bytes(b"my notes, not Parquet")
     theirs.unlink()
-    assert_one_line_error(cli(*RUN, "--out", out, "--overwrite"), "part-000002.parquet", "not a Parquet file")
+    assert_one_line_error(invoke(*RUN, "--out", out, "--overwrite"), "part-000002.parquet", "not a Parquet file")
 
 
 def test_an_empty_out_is_an_error_not_the_current_folder(tmp_path):
@@ -137,7 +130,7 @@ def test_a_symlinked_rounds_folder_is_refused_and_its_target_untouched(tmp_path,
     out.mkdir()
     (out / "rounds").symlink_to(target)
     for extra in ([], ["--overwrite"]):
-        assert_one_line_error(cli(*RUN, "--out", out, *extra), str(out / "rounds"), "symbolic link")
+        assert_one_line_error(invoke(*RUN, "--out", out, *extra), str(out / "rounds"), "symbolic link")
     assert everything(target) == before
 
 
@@ -145,7 +138,7 @@ def test_overwrite_deletes_only_what_it_proved_its_own(tmp_path, fresh):
     out = tmp_path / "d"
     shutil.copytree(fresh, out)
     (out / PART.format(2)).write_bytes((out / PART.format(2)).read_bytes()[:1000])  # damaged: a Parquet cut short
-    res = cli(*RUN[:-1], "4", "--out", out, "--overwrite", "--json")
+    res = invoke(*RUN[:-1], "4", "--out", out, "--overwrite", "--json")
     assert res.exit_code == 0, res.output
     seeds = {json.loads(pq.read_schema(p).metadata[b"wizsim.run"])["seed"] for p in out.rglob("*.parquet")}
     assert seeds == {4} and len(list(out.rglob("*.parquet"))) == 3
@@ -157,11 +150,11 @@ def test_resume_rewrites_truncated_empty_and_foreign_chunks_and_says_so(tmp_path
     out = tmp_path / "d"
     shutil.copytree(fresh, out)
     other = tmp_path / "other"
-    assert cli(*RUN[:-1], "4", "--out", other).exit_code == 0
+    assert invoke(*RUN[:-1], "4", "--out", other).exit_code == 0
     (out / PART.format(0)).write_bytes((out / PART.format(0)).read_bytes()[:-100])  # cut short
     (out / PART.format(1)).write_bytes(b"")  # empty
     shutil.copy(other / PART.format(2), out / PART.format(2))  # another run's file under this run's name
-    res = cli(*RUN, "--out", out, "--json")
+    res = invoke(*RUN, "--out", out, "--json")
     assert res.exit_code == 0, res.output
     rep = json.loads(res.stdout)
     assert rep["chunks_rewritten"] == [0, 1, 2] and rep["chunks_skipped"] == 0 and rep["chunks_written"] == 3
@@ -170,9 +163,9 @@ def test_resume_rewrites_truncated_empty_and_foreign_chunks_and_says_so(tmp_path
     assert files_of(out) == files_of(fresh)
     # the text report says it too, and a rerun over verified files skips them all
     (out / PART.format(1)).write_bytes(b"PAR1")
-    res = cli(*RUN, "--out", out)
+    res = invoke(*RUN, "--out", out)
     assert res.exit_code == 0 and "rewrote 1 damaged chunk: rounds/players=4/round=10/part-000001.parquet" in res.output
-    rep = json.loads(cli(*RUN, "--out", out, "--json").output)
+    rep = json.loads(invoke(*RUN, "--out", out, "--json").output)
     assert rep["chunks_skipped"] == 3 and rep["chunks_written"] == 0 and rep["chunks_rewritten"] == []
 
 
@@ -181,7 +174,7 @@ def test_a_lost_or_damaged_run_file_is_recovered_from_the_files(tmp_path, fresh)
     shutil.copytree(fresh, out)
     (out / PART.format(1)).unlink()  # an interrupted run ...
     (out / MANIFEST).unlink()  # ... whose run file is lost
-    res = cli(*RUN, "--out", out)
+    res = invoke(*RUN, "--out", out)
     assert res.exit_code == 0, res.output
     assert "recovered the run from its files' own metadata" in res.output
     manifest = json.loads((out / MANIFEST).read_text())
@@ -189,11 +182,11 @@ def test_a_lost_or_damaged_run_file_is_recovered_from_the_files(tmp_path, fresh)
         pq.read_schema(out / PART.format(0)).metadata[b"wizsim.run"])["run_id"]
     assert files_of(out) == files_of(fresh)
     (out / MANIFEST).write_text('{"format": "wizsim-dat')  # cut short by a crash
-    rep = json.loads(cli(*RUN, "--out", out, "--json").output)
+    rep = json.loads(invoke(*RUN, "--out", out, "--json").output)
     assert rep["recovered"] and rep["chunks_skipped"] == 3
     # without a run file, another run's files still say whose they are
     (out / MANIFEST).unlink()
-    res = cli(*RUN[:-1], "4", "--out", out)
+    res = invoke(*RUN[:-1], "4", "--out", out)
     assert_one_line_error(res, "--overwrite", "wizsim simulate --players 4 --round 10 --rounds 6000")
 
 
@@ -201,10 +194,10 @@ def test_a_stray_file_of_another_run_is_refused_without_overwrite(tmp_path, fres
     out = tmp_path / "d"
     shutil.copytree(fresh, out)
     other = tmp_path / "other"
-    assert cli("simulate", "--round", "10", "--rounds", "8000", "--chunk-size", "2000", "--out", other).exit_code == 0
+    assert invoke("simulate", "--round", "10", "--rounds", "8000", "--chunk-size", "2000", "--out", other).exit_code == 0
     shutil.copy(other / PART.format(3), out / PART.format(3))  # chunk 3: this run has chunks 0..2
-    assert_one_line_error(cli(*RUN, "--out", out), str(out / PART.format(3)), "not a file of run")
-    res = cli(*RUN, "--out", out, "--overwrite")
+    assert_one_line_error(invoke(*RUN, "--out", out), str(out / PART.format(3)), "not a file of run")
+    res = invoke(*RUN, "--out", out, "--overwrite")
     assert res.exit_code == 0, res.output
     assert files_of(out) == files_of(fresh)
 
@@ -326,9 +319,9 @@ def test_a_folder_without_write_permission_is_a_one_line_error(tmp_path, fresh):
 
 def test_an_unreachable_scheduler_leaves_no_trace(tmp_path):
     args = ["simulate", "--round", "3", "--rounds", "10", "--engine", "dask", "--scheduler", "tcp://127.0.0.1:9"]
-    res = cli(*args, "--out", tmp_path / "new")
+    res = invoke(*args, "--out", tmp_path / "new")
     assert_one_line_error(res, "cannot reach the Dask scheduler")
     assert not (tmp_path / "new").exists()
     (tmp_path / "mine").mkdir()
-    assert_one_line_error(cli(*args, "--out", tmp_path / "mine"), "cannot reach the Dask scheduler")
+    assert_one_line_error(invoke(*args, "--out", tmp_path / "mine"), "cannot reach the Dask scheduler")
     assert list((tmp_path / "mine").iterdir()) == []

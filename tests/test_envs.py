@@ -5,10 +5,10 @@ the observation tensor shows a seat nothing it may not see."""
 
 import numpy as np
 import pytest
+from helpers import midway
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from wizsim import Round, player
 from wizsim.envs import encoding
 from wizsim.envs.encoding import N_ACTIONS, OBS_DIM, encode_observation, round_action_mask
 from wizsim.envs.reference import ReferenceVectorEnv, sample_actions
@@ -26,18 +26,10 @@ def test_the_action_space_maps_cards_bids_and_trump_suits_both_ways():
         encoding.value_of(85)
 
 
-def _midway(seed, r, cards):
-    rd = Round(4, r, seed=seed)
-    p = player("heuristic", seed=0)
-    while rd.phase != "over" and (rd.phase != "card" or len(rd.played) < cards):
-        rd._step(p)
-    return rd
-
-
 @settings(deadline=None, max_examples=25)
 @given(seed=st.integers(0, 2**32), r=st.integers(1, 15), cards=st.integers(0, 40), world=st.integers(0, 2**32))
 def test_the_observation_tensor_does_not_change_with_the_hidden_cards(seed, r, cards, world):
-    rd = _midway(seed, r, min(cards, 4 * r - 1))
+    rd = midway(seed, r, min(cards, 4 * r - 1))
     for seat in range(1, 5):
         other = rd.resample(seat, world)  # other hidden cards, the same public facts
         a = encode_observation(rd.observation(seat))
@@ -51,7 +43,7 @@ def test_the_observation_tensor_does_not_change_with_the_hidden_cards(seed, r, c
 
 
 def test_the_tensor_fields_hold_what_the_round_shows():
-    rd = _midway(7, 5, 6)
+    rd = midway(7, 5, 6)
     obs = rd.observation(rd.current_player)
     f = encoding.fields(encode_observation(obs))
     assert sorted(np.flatnonzero(f["hand"])) == sorted(obs.hand)

@@ -43,7 +43,8 @@ def test_games_estimate_within_2x():
 def test_dataset_estimate_within_2x(tmp_path):
     n = 400_000
     runs = iter(range(4))
-    measured = timed(lambda: write_dataset(tmp_path / f"d{next(runs)}", 4, r=5, rounds=n, chunk_size=100_000, threads=1))
+    measured = timed(lambda: write_dataset(tmp_path / f"d{next(runs)}", 4, r=5, rounds=n, chunk_size=100_000, threads=1,
+                                           policies="random"))
     est = estimate_seconds(4, ["random"] * 4, n, "round", 5, 1, rows=True)
     assert 0.5 <= est / measured <= 2.0, (est, measured)
     # writing dominates: a dataset run is estimated several times slower than its summary

@@ -39,16 +39,6 @@ if os.environ.get("CI") != "true":
     pytest.importorskip("httpx")
 
 
-@pytest.fixture(scope="module")
-def client():
-    from fastapi.testclient import TestClient
-
-    from wizsim.web.app import create_app
-
-    with TestClient(create_app(workers=1), base_url="http://127.0.0.1", raise_server_exceptions=False) as c:
-        yield c
-
-
 EXAMPLE = {"hand": "W,AS,3H", "trump": "S", "seat": 2}
 
 

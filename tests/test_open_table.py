@@ -1,8 +1,9 @@
 """The open table (issue 18 item 1): a round and a game anyone can step, observations that show a seat only
-what RULES.md lets it see, resampling that keeps what the seat knows, and players as objects."""
+what docs/rules.md lets it see, resampling that keeps what the seat knows, and players as objects."""
 
 import numpy as np
 import pytest
+from helpers import midway
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -42,16 +43,8 @@ def test_stepping_a_whole_game_plays_the_game_simulate_games_plays(players):
         assert game.is_over and len(game.history) == 60 // players
 
 
-def _midway(seed=3, r=10, cards=9):
-    rd = Round(4, r, seed=seed)
-    p = player("heuristic", seed=0)
-    while rd.phase != "card" or len(rd.played) < cards:
-        rd._step(p)
-    return rd
-
-
 def test_an_observation_shows_no_hidden_card():
-    rd = _midway()
+    rd = midway()
     for seat in range(1, 5):
         obs = rd.observation(seat)
         others = {c for s, h in enumerate(rd.hands, start=1) if s != seat for c in h} - {c for _, c in rd.played}
@@ -67,7 +60,7 @@ def test_an_observation_shows_no_hidden_card():
 
 
 def test_resample_keeps_what_the_seat_knows():
-    rd = _midway(seed=8, r=12, cards=21)
+    rd = midway(seed=8, r=12, cards=21)
     seat = rd.current_player
     obs = rd.observation(seat)
     played = {c for _, c in rd.played}

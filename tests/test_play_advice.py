@@ -1,4 +1,4 @@
-"""Play advice (CONTRACT.md "Play advice"): the state replayed from the cards played, every inconsistent
+"""Play advice (docs/guide/advisor.md, "Which card now?"): the state replayed from the cards played, every inconsistent
 state a one-line error (exit 2), the exact answer equal to a brute force over the reference twins, the
 Monte Carlo answer within its interval of the exact one, and the JSON object."""
 
@@ -9,6 +9,7 @@ import json
 import numpy as np
 import pytest
 from click.testing import CliRunner
+from helpers import strict_json
 from play_brute import brute_force, random_state
 from test_play_state import BAD_STATES, BASE
 
@@ -31,13 +32,6 @@ def _cli(**kw):
         elif value is not None and value is not False:
             args += [flag, str(value) if not isinstance(value, list) else ",".join(map(str, value))]
     return CliRunner().invoke(main, args)
-
-
-def _strict_json(text: str):
-    def no_constant(name):
-        raise ValueError(f"not JSON: {name}")
-
-    return json.loads(text, parse_constant=no_constant)
 
 
 @pytest.mark.parametrize("change,needle", BAD_STATES)
@@ -180,7 +174,7 @@ def test_table_and_json_shape():
     assert ids == sorted(ids)
     result = _cli(**st, json=True)
     assert result.exit_code == 0, result.output
-    obj = _strict_json(result.output)
+    obj = strict_json(result.output)
     assert list(obj) == ["phase", "hand", "players", "seat", "trump", "trump_card", "bids", "played",
                          "tricks_taken", "hook", "best_card", "method", "samples", "table", "ess", "policy",
                          "bid_trust", "play_trust", "play_noise", "doubt", "seat_doubt", "warning"]
@@ -195,7 +189,7 @@ def test_monte_carlo_json_is_strict_and_reproducible():
     args = BASE | {"samples": 50, "seed": 3, "json": True}
     first = _cli(**args)
     assert first.exit_code == 0, first.output
-    obj = _strict_json(first.output)
+    obj = strict_json(first.output)
     assert obj["method"] == "monte-carlo" and obj["samples"] == 50
     assert obj["tricks_taken"] == [0, 0, 1, 0] and obj["played"] == "5H,AH,2S,9C/"
     assert all(row["ev_low"] <= row["ev"] <= row["ev_high"] for row in obj["table"])
@@ -205,7 +199,7 @@ def test_monte_carlo_json_is_strict_and_reproducible():
 def test_bid_advice_json_says_its_phase():
     result = _cli(hand="W,AS,3H", trump="S", seat=2, bids="1", samples=50, seed=1, json=True)
     assert result.exit_code == 0, result.output
-    obj = _strict_json(result.output)
+    obj = strict_json(result.output)
     assert obj["phase"] == "bid" and "best_bid" in obj
 
 

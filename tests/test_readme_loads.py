@@ -1,5 +1,5 @@
-"""The README's dataset loads (wizsim, pyarrow, DuckDB, Polars) run as written on data/sample and give
-the same numbers: the analyst's first contact with the data must be true."""
+"""The dataset guide's loads (docs/guide/datasets.md: wizsim, pyarrow, DuckDB, Polars) run as written on
+data/sample and give the same numbers: the analyst's first contact with the data must be true."""
 
 import re
 from pathlib import Path
@@ -12,8 +12,8 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def _blocks():
-    text = (ROOT / "README.md").read_text()
-    section = text[text.index("Load it in pandas"):text.index("### On a Dask cluster")]
+    text = (ROOT / "docs" / "guide" / "datasets.md").read_text()
+    section = text[text.index("Load it in pandas"):text.index("## On a Dask cluster")]
     return re.findall(r"```(\w+)\n(.*?)```", section, flags=re.S)
 
 
@@ -22,7 +22,7 @@ def _by_bid(lang, code) -> pd.DataFrame:
         out = duckdb.sql(code).df()
     else:
         ns: dict = {}
-        exec(compile(code, "README.md", "exec"), ns)
+        exec(compile(code, "docs/guide/datasets.md", "exec"), ns)
         out = ns["by_bid"]
         if not isinstance(out, pd.DataFrame):  # a Polars frame
             out = out.to_pandas()

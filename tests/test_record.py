@@ -194,18 +194,6 @@ def test_cli_bad_file(tmp_path):
     assert res.exit_code == 2 and "Error: me: the review rates the decisions of one player" in res.output
 
 
-@pytest.fixture(scope="module")
-def client():
-    pytest.importorskip("fastapi")
-    pytest.importorskip("httpx")
-    from fastapi.testclient import TestClient
-
-    from wizsim.web.app import create_app
-
-    with TestClient(create_app(workers=1), base_url="http://127.0.0.1", raise_server_exceptions=False) as c:
-        yield c
-
-
 @pytest.mark.parametrize("change,message", BAD, ids=[m.split(":")[0] + f"-{i}" for i, (_, m) in enumerate(BAD)])
 def test_bad_record_http_422(client, change, message):
     res = client.post("/api/review", json=change(example()))

@@ -1,4 +1,4 @@
-"""The robustness benchmark's same-question analysis (benchmarks/robustness.py, README "Robustness"): it
+"""The robustness benchmark's same-question analysis (benchmarks/robustness.py, docs/results.md, "Robustness"): it
 pairs each table's bid question with the control's only where the advisor's input is the same (deal,
 seat, heard bids, trump), and there the advisor's answer is the same at both tables."""
 

@@ -1,4 +1,4 @@
-"""Every rule and worked example of RULES.md sections 4-7 as a named test, through the public API
+"""Every rule and worked example of docs/rules.md sections 4-7 as a named test, through the public API
 (``trick_winner``, ``legal_plays``, ``score``) and, where a rule lives only inside a round, the
 round kernel with things fixed in advance."""
 
@@ -17,7 +17,7 @@ def same_cards(got, text):
     return format_cards(got) == format_cards(sorted(parse_cards(text).tolist()))
 
 
-# --- RULES.md 7: the trick table, one test per row ---
+# --- docs/rules.md 7: the trick table, one test per row ---
 
 def test_only_trump_wins_5H_AH_2S_trump_S():
     assert trick_winner("5H,AH,2S", "S") == 2
@@ -51,7 +51,7 @@ def test_highest_trump_wins_3D_4S_AD_2S():
     assert trick_winner("3D,4S,AD,2S", "S") == 1
 
 
-# --- RULES.md 5: the trick winner rules ---
+# --- docs/rules.md 5: the trick winner rules ---
 
 def test_wizard_beats_trump_ace():
     assert trick_winner("AS,W", "S") == 1
@@ -96,7 +96,7 @@ def test_trick_winner_rejects_empty_and_oversized_tricks():
         trick_winner("2S,3S,4S,5S,6S,7S,8S", "S")
 
 
-# --- RULES.md 7 / 5: legal plays ---
+# --- docs/rules.md 7 / 5: legal plays ---
 
 def test_must_follow_suit_but_wizard_and_jester_always_allowed():
     got = legal_plays("AS,3H,W,J", "5S").tolist()
@@ -152,7 +152,7 @@ def test_legal_plays_rejects_card_in_hand_and_trick():
         legal_plays("AS,3H", "AS")
 
 
-# --- RULES.md 6: scoring ---
+# --- docs/rules.md 6: scoring ---
 
 def test_score_bid_zero_took_zero_is_20():
     assert score(0, 0) == 20
@@ -184,7 +184,7 @@ def test_score_elementwise_on_arrays():
     assert score(np.array([[1, 2]]), 1).tolist() == [[30, -10]]
 
 
-# --- RULES.md 4: the hook ---
+# --- docs/rules.md 4: the hook ---
 
 def _dealer_bids(hook, r, earlier):
     players = len(earlier) + 1
@@ -220,7 +220,7 @@ def test_hook_restricts_only_the_dealer():
         assert set(batch.bids[:, seat].tolist()) == {0, 1, 2}
 
 
-# --- RULES.md 3 and 7: trump and the round-1 check, through the round kernel ---
+# --- docs/rules.md 3 and 7: trump and the round-1 check, through the round kernel ---
 
 SPADES = int(SUIT_MASKS[0])
 

@@ -9,6 +9,7 @@ import json
 import numpy as np
 import pytest
 from click.testing import CliRunner
+from helpers import cards_of, suits_of
 
 from wizsim import simulate_rounds
 from wizsim.bits import bit
@@ -136,14 +137,6 @@ from wizsim.policies.search import search_bid, search_card, search_trump  # noqa
 from wizsim.rules.kernels import legal_mask  # noqa: E402
 
 
-def _cards(mask) -> set[int]:
-    return {c for c in range(60) if int(mask) >> c & 1}
-
-
-def _suits(voids: int) -> set[int]:
-    return {k for k in range(4) if int(voids) >> k & 1}
-
-
 def _params(worlds=3, doublings=1, play_trust=0.0):
     from wizsim.policies import parse_policy
 
@@ -174,8 +167,8 @@ def _search_card_both_ways(players, r, seed, n_played, hook, play_trust=0.0):
     got = search_card(params, table, obs, rng)
     stream = Stream(seed)
     want = reference.search_card(params, table, q.me, players, r, hook, set(q.hand), truth["turn_up"], q.trump,
-                                 list(q.bids), list(q.tricks), [_cards(m) for m in q.seat_played],
-                                 list(q.trick_cards), [_suits(v) for v in q.voids], stream)
+                                 list(q.bids), list(q.tricks), [cards_of(m) for m in q.seat_played],
+                                 list(q.trick_cards), [suits_of(v) for v in q.voids], stream)
     assert int(got) == want
     assert int(rng[0]) == stream.state  # the same draws
     return truth["turn_up"], q.me
@@ -224,7 +217,7 @@ def test_search_bid_and_trump_kernels_equal_twins(players, seed, hook, dealer_wi
         rng = np.array([seed], np.uint64)
         got = search_trump(params, table, _obs(players - 1, players, r, hook, hand, -1, 52, -1, [-1] * players), rng)
         stream = Stream(seed)
-        assert int(got) == reference.search_trump(params, table, players, r, hook, _cards(hand), 52, stream)
+        assert int(got) == reference.search_trump(params, table, players, r, hook, cards_of(hand), 52, stream)
         assert int(rng[0]) == stream.state
         return
     seat = rr.randrange(players)
@@ -236,7 +229,7 @@ def test_search_bid_and_trump_kernels_equal_twins(players, seed, hook, dealer_wi
     rng = np.array([seed], np.uint64)
     got = search_bid(params, table, _obs(seat, players, r, hook, hand, forbidden, turn_up, trump, bids), rng)
     stream = Stream(seed)
-    assert int(got) == reference.search_bid(params, table, seat, players, r, hook, _cards(hand), turn_up, trump, bids,
+    assert int(got) == reference.search_bid(params, table, seat, players, r, hook, cards_of(hand), turn_up, trump, bids,
                                             forbidden, stream)
     assert int(rng[0]) == stream.state
 

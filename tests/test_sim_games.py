@@ -1,4 +1,4 @@
-"""Whole games (RULES.md 2 and 6): 60/players rounds, the deal passing left, running totals, winners
+"""Whole games (docs/rules.md 2 and 6): 60/players rounds, the deal passing left, running totals, winners
 with ties shared; the games kernel == the plain-Python twin ``simulate_games_reference``."""
 
 import numpy as np

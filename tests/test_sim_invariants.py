@@ -1,7 +1,7 @@
 """Invariants over many simulated rounds, for every policy, every player count and several round
 sizes including the last: every card dealt once, hands disjoint, every logged play legal given the
 hand and the trick so far, leaders and winners consistent with ``trick_winner``, tricks sum to r,
-scores follow RULES.md 6, bids in range, the hook respected; then the trump rules of RULES.md 3 and
+scores follow docs/rules.md 6, bids in range, the hook respected; then the trump rules of docs/rules.md 3 and
 the share of no-trump rounds against its exact probability."""
 
 import numpy as np
@@ -43,7 +43,7 @@ def check_batch(batch, hook):
         tu = batch.turn_up.astype(np.int64)
         assert ((0 <= tu) & (tu < N_CARDS)).all()
         assert ((union >> tu.astype(np.uint64)) & ONE == 0).all()  # the turned-up card is in no hand
-    # trump by RULES.md 3
+    # trump by docs/rules.md 3
     tu = batch.turn_up.astype(np.int64)
     suited = (tu >= 0) & (tu < FIRST_WIZARD)
     assert (batch.trump[suited] == tu[suited] // N_RANKS).all()

@@ -1,33 +1,28 @@
-"""``wizsim simulate`` without --out: the summary and its JSON (CONTRACT.md), policy lists, and every
+"""``wizsim simulate`` without --out: the summary and its JSON (docs/guide/simulate.md), policy lists, and every
 bad input exiting 2 with a one-line message naming it."""
 
 import json
 
 import numpy as np
 import pytest
-from click.testing import CliRunner
+from helpers import invoke
 
 import wizsim
-from wizsim.cli import main
-
-
-def _run(*args):
-    return CliRunner().invoke(main, ["simulate", *args])
 
 
 def test_json_summary_has_the_contract_rates_and_matches_the_api():
-    res = _run("--players", "5", "--round", "4", "--rounds", "3000", "--seed", "3", "--json")
+    res = invoke("simulate", "--players", "5", "--round", "4", "--rounds", "3000", "--seed", "3", "--json")
     assert res.exit_code == 0, res.output
     obj = json.loads(res.stdout)
     assert obj["rounds_per_second"] > 0 and obj["card_plays_per_second"] > 0
     assert obj["card_plays"] == 3000 * 4 * 5
-    batch = wizsim.simulate_rounds(5, 4, 3000, seed=3)
+    batch = wizsim.simulate_rounds(5, 4, 3000, policies="heuristic", seed=3)  # the command's default policy
     assert obj["mean_tricks_by_seat"] == pytest.approx(batch.tricks.mean(axis=0).tolist())
     assert obj["mean_score_by_seat"] == pytest.approx(batch.scores.mean(axis=0).tolist())
 
 
 def test_games_summary_counts_every_round_of_every_game():
-    res = _run("--players", "6", "--games", "20", "--seed", "2", "--json")
+    res = invoke("simulate", "--players", "6", "--games", "20", "--seed", "2", "--json")
     assert res.exit_code == 0, res.output
     obj = json.loads(res.stdout)
     assert obj["mode"] == "games" and obj["games"] == 20
@@ -39,7 +34,7 @@ def test_a_short_policy_list_repeats_to_fill_the_table():
     full = wizsim.simulate_rounds(4, 6, 500, policies="heuristic,random,heuristic,random", seed=5)
     assert short.policies == full.policies
     assert np.array_equal(short.bids, full.bids) and np.array_equal(short.tricks, full.tricks)
-    res = _run("--round", "6", "--rounds", "50", "--policies", "heuristic,random")
+    res = invoke("simulate", "--round", "6", "--rounds", "50", "--policies", "heuristic,random")
     assert res.exit_code == 0 and "heuristic,random,heuristic,random" in res.output, res.output
 
 
@@ -64,7 +59,7 @@ def test_a_short_policy_list_repeats_to_fill_the_table():
     (["--round", "3", "--out", "/tmp/x", "--scheduler", "tcp://h:1"], "--engine dask"),
 ])
 def test_bad_input_exits_2_naming_the_problem(args, needle):
-    res = _run(*args)
+    res = invoke("simulate", *args)
     assert res.exit_code == 2, res.output
     assert "Error:" in res.output and needle in res.output, res.output
     assert "Traceback" not in res.output

@@ -27,12 +27,7 @@ EXAMPLE = {"hand": "W,AS,3H", "trump": "S", "seat": 2}
 FIFTEEN = ",".join(f"{r}H" for r in "23456789TJQKA") + ",AS,KS"
 
 
-@pytest.fixture(scope="module")
-def client():
-    from fastapi.testclient import TestClient
-
-    with TestClient(create_app(workers=2), base_url="http://127.0.0.1", raise_server_exceptions=False) as c:
-        yield c
+API_WORKERS = 2  # the conftest's client: two requests at once
 
 
 def post(client, body, **kwargs):

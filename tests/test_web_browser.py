@@ -9,9 +9,8 @@ import sys
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
+from harness import ask_and_wait, open_page, read_bid_table, tap, tap_question
 from outside import skip_without_browser
-
-from wizsim.web.harness import ask_and_wait, open_page, read_bid_table, tap, tap_question
 
 skip_without_browser()
 

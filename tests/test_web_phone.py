@@ -7,9 +7,8 @@ Chromium (Debian's ``chromium`` and ``chromium-driver``) against a real ``wizsim
 import json
 
 import pytest
+from harness import ask_and_wait, open_page, overflowing, tap, tap_question
 from outside import skip_without_browser
-
-from wizsim.web.harness import ask_and_wait, open_page, overflowing, tap, tap_question
 
 skip_without_browser()
 

@@ -6,9 +6,8 @@ review of the game with the hints shown beside their decisions; at 360 and 1280 
 
 import httpx
 import pytest
+from harness import chromium, open_page, overflowing, tap
 from outside import skip_without_browser
-
-from wizsim.web.harness import chromium, open_page, overflowing, tap
 
 skip_without_browser()
 

@@ -12,9 +12,8 @@ import subprocess
 import sys
 
 import pytest
+from harness import chromium, open_page, read_bid_table, tap
 from outside import skip_without_browser
-
-from wizsim.web.harness import chromium, open_page, read_bid_table, tap
 
 skip_without_browser()
 

@@ -9,6 +9,7 @@ import math
 
 import numpy as np
 import pytest
+from helpers import cards_of, suits_of
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from play_brute import PARAMS, random_state
@@ -46,14 +47,6 @@ def deal_setups(draw):
     return players, unseen, needs, voids, pool, draw(st.integers(0, 2**63))
 
 
-def _cards(mask) -> set[int]:
-    return {c for c in range(N_CARDS) if int(mask) >> c & 1}
-
-
-def _suits(voids: int) -> set[int]:
-    return {k for k in range(4) if int(voids) >> k & 1}
-
-
 @settings(deadline=None, max_examples=300)
 @given(deal_setups())
 def test_deal_world_kernel_equals_twin(setup):
@@ -63,12 +56,12 @@ def test_deal_world_kernel_equals_twin(setup):
     got = deal_world(rng, players, np.uint64(unseen), np.array(needs, np.int64), np.array(voids, np.int8),
                      np.uint64(pool), hands)
     stream = Stream(seed)
-    want, want_hands = reference.deal_world(stream, players, _cards(unseen), needs, [_suits(v) for v in voids],
-                                            _cards(pool))
+    want, want_hands = reference.deal_world(stream, players, cards_of(unseen), needs, [suits_of(v) for v in voids],
+                                            cards_of(pool))
     assert got == want
     assert int(rng[0]) == stream.state  # the same draws
     if got != FAILED:
-        assert [_cards(h) for h in hands] == want_hands
+        assert [cards_of(h) for h in hands] == want_hands
 
 
 @settings(deadline=None, max_examples=300)
@@ -185,15 +178,15 @@ def _sample_world_both_ways(players, r, seed, n_played, hook, show_turn_up):
                                  mparams, slots.table, trust, trump_evidence, trick, tries_cap, world)
         stream = Stream(seed * 7 + tries_cap)
         wtu, wtries, wworld = reference.sample_world(
-            stream, players, r, state.me, _cards(state.hand), _cards(state.unseen), list(state.needs),
-            [_suits(v) for v in state.voids], _cards(state.turn_up_pool), [_cards(m) for m in state.seat_played],
+            stream, players, r, state.me, cards_of(state.hand), cards_of(state.unseen), list(state.needs),
+            [suits_of(v) for v in state.voids], cards_of(state.turn_up_pool), [cards_of(m) for m in state.seat_played],
             state.trump, list(state.bids), hook, players, kinds, [PARAMS] * players, slots.table, trust,
             trump_evidence, tries_cap,
-            (play_trust, list(state.tricks), _cards(state.played), list(state.trick_cards), state.leader))
+            (play_trust, list(state.tricks), cards_of(state.played), list(state.trick_cards), state.leader))
         assert (tu, tries) == (wtu, wtries)
         assert tu != FAILED  # a legal state always has a world: soft evidence never refuses
         assert int(rng[0]) == stream.state  # the same draws
-        assert [_cards(x) for x in world] == wworld
+        assert [cards_of(x) for x in world] == wworld
     return trump_evidence
 
 

@@ -1,9 +1,9 @@
 """wizsim: Wizard card game simulation, bid advice and strategy studies.
 
-Public API (see CONTRACT.md); everything else inside the package may change.
+Public API (docs/api.md); everything else inside the package may change.
 """
 
-__version__ = "0.1.0"
+from wizsim._version import __version__
 
 __all__ = [
     "Advice",
@@ -30,9 +30,11 @@ __all__ = [
     "learn_table",
     "learned_policy",
     "legal_plays",
+    "observe",
     "parse_cards",
     "player",
     "read_rounds",
+    "read_tricks",
     "review",
     "run_tournament",
     "score",
@@ -50,12 +52,13 @@ _HOMES = {
     "wizsim.config": ("ConfigError", "PlayerError", "RulesConfig"),
     "wizsim.rules.api": ("legal_plays", "score", "trick_winner"),
     "wizsim.sim.driver": ("GameBatch", "RoundBatch", "simulate_games", "simulate_rounds"),
-    "wizsim.dataset.read": ("read_rounds",),  # pulls in pyarrow.dataset
+    "wizsim.dataset.read": ("read_rounds", "read_tricks"),  # pulls in pyarrow.dataset
     "wizsim.tournament": ("run_tournament",),
     "wizsim.jit": ("jit_player",),  # a user's jitted player
     "wizsim.table": ("Round", "Game", "Observation", "Player", "player"),  # the open table
     "wizsim.record": ("GameRecord", "review"),  # game records and their review
     "wizsim.advisor.table_fit": ("learn_table", "learned_policy"),  # the table's play, learned from the game
+    "wizsim.advisor.history": ("observe",),  # a seat's Observation from what it saw at another table
 }
 _HOME = {name: module for module, names in _HOMES.items() for name in names}
 

@@ -10,8 +10,15 @@ import sys
 
 
 def main() -> None:
+    if sys.argv[1:] == ["--version"]:  # instant: nothing heavy is loaded to say it
+        from wizsim._version import __version__
+
+        print(f"wizsim, version {__version__}")
+        return
+    from wizsim import _notice
     from wizsim._signals import install
 
+    _notice.said = True  # the command says its own compile notice, with the measured time
     install()  # before the heavy imports: a Ctrl-C during Numba's loading must not be dropped
     try:
         from wizsim.cli import main as cli

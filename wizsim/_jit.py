@@ -28,6 +28,8 @@ import functools
 import hashlib
 import os
 import sys
+import threading
+import time
 from pathlib import Path
 
 from numba import njit
@@ -131,7 +133,11 @@ class _PackageFunctionCache(FunctionCache):
     def load_overload(self, sig, target_context):
         if any(_holds_function(t) for t in sig):
             return None
-        return super().load_overload(sig, target_context)
+        started = time.perf_counter()
+        try:
+            return super().load_overload(sig, target_context)
+        finally:
+            _CLOCK.add_load(time.perf_counter() - started)
 
     def save_overload(self, sig, data):
         if any(_holds_function(t) for t in sig):
@@ -231,20 +237,101 @@ def lean_kernel(fn):
 
 
 
-def _compile_timer():
+class _CompileClock:
+    """Seconds this process has spent making kernels ready: compiling them (Numba's ``numba:compile``
+    events, outermost only) and loading them from the disk cache (a load outside any compile; a load
+    inside one is part of it). Numba compiles under one process-wide lock, so one depth counter serves
+    every thread. The library's notice (``notice``) also starts here: the first compile of a process
+    says so once on the ``wizsim`` logger."""
+
+    def __init__(self):
+        self.seconds = 0.0
+        self.depth = 0
+        self._lock = threading.Lock()
+        self._started = 0.0
+
+    def on_start(self, event):
+        if self.depth == 0:
+            self._started = time.perf_counter()
+            notice(event)
+        self.depth += 1
+
+    def on_end(self, event):
+        self.depth -= 1
+        if self.depth == 0:
+            with self._lock:
+                self.seconds += time.perf_counter() - self._started
+
+    def add_load(self, seconds: float) -> None:
+        if self.depth == 0:
+            with self._lock:
+                self.seconds += seconds
+
+
+def _install_clock() -> _CompileClock:
     from numba.core import event
 
-    timer = event.TimingListener()
-    event.register("numba:compile", timer)
-    return timer
+    clock = _CompileClock()
+
+    class _Listener(event.Listener):
+        def on_start(self, ev):
+            clock.on_start(ev)
+
+        def on_end(self, ev):
+            clock.on_end(ev)
+
+    event.register("numba:compile", _Listener())
+    return clock
 
 
-_COMPILE_TIMER = _compile_timer()
+_CLOCK = _install_clock()
 
 
 def compile_seconds() -> float:
-    """Seconds this process has spent compiling kernels (or loading them from Numba's cache), for the
-    advisors' wall-clock limit: a first call on a fresh machine compiles for seconds, and that is not
-    time the answer's deals should lose. Numba's compile events are process-wide, so a compile another
-    thread runs meanwhile counts too (it slowed this call as much)."""
-    return _COMPILE_TIMER.duration if _COMPILE_TIMER.done else 0.0
+    """Seconds this process has spent compiling kernels or loading them from Numba's cache: a first call
+    on a fresh machine compiles for seconds, and that is time neither an answer's limit nor a printed
+    time or rate should count. Numba's compile events are process-wide, so a compile another thread runs
+    meanwhile counts too (it slowed this call as much)."""
+    return _CLOCK.seconds
+
+
+class Stopwatch:
+    """Wall-clock seconds since it started, less the compile time spent meanwhile (``compile_seconds``):
+    the time wizsim prints as an answer's, a run's or a rate's. ``compiled`` is the time left out."""
+
+    def __init__(self):
+        self.started = time.perf_counter()
+        self.compiled_at_start = compile_seconds()
+
+    @property
+    def compiled(self) -> float:
+        return compile_seconds() - self.compiled_at_start
+
+    @property
+    def seconds(self) -> float:
+        return max(time.perf_counter() - self.started - self.compiled, 0.0)
+
+
+NOTICE_LOGGER = "wizsim"
+
+
+def notice(event=None) -> None:
+    """The library's one notice per process that a kernel compiles (a fresh machine, a new kind of call):
+    a WARNING on the ``wizsim`` logger, which Python prints to stderr when the application has set up no
+    logging (``logging.lastResort``); ``logging.getLogger("wizsim").setLevel(logging.ERROR)`` silences it.
+    The ``wizsim`` command says its own notice, with the time measured for that command (``_notice``)."""
+    from wizsim import _notice
+
+    if _notice.said:
+        return
+    _notice.said = True
+    import logging
+
+    name = ""
+    try:
+        name = f" ({event.data['dispatcher'].py_func.__qualname__})"
+    except Exception:  # a private Numba detail: the notice stands without the name
+        pass
+    logging.getLogger(NOTICE_LOGGER).warning(
+        "wizsim: compiling kernels for this machine%s: seconds to a minute, once; later calls and processes "
+        "load them from Numba's cache (`wizsim warmup` compiles every command's ahead)", name)

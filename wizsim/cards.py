@@ -1,6 +1,6 @@
 """Card encoding and text notation: the only module that knows how cards are written.
 
-Encoding (a data contract, fixed by RULES.md section 1):
+Encoding (a data contract, fixed by docs/rules.md section 1):
 
 - Suits in order S = 0, H = 1, D = 2, C = 3; ranks 2..A map to 0..12.
 - A suited card's id is ``suit * 13 + rank_index`` (2S = 0, AS = 12, 2H = 13, ..., AC = 51).
@@ -54,12 +54,12 @@ EXAMPLE_HAND = "W,AS,TH,3H,J"
 _WIZARD_WORDS = {"W", "Z", "WIZARD"}
 _JESTER_WORDS = {"J", "N", "JESTER"}
 _RANK_WORDS = {**{ch: i for i, ch in enumerate(RANK_LETTERS)}, "10": 8}
-# The commercial deck prints ranks as 1..13; RULES.md rejects those spellings with a pointer.
+# The commercial deck prints ranks as 1..13; docs/rules.md rejects those spellings with a pointer.
 _COMMERCIAL_RANKS = {"1", "11", "12", "13"}
 
 
 class CardError(ValueError):
-    """A card text or card id that does not follow RULES.md; the message names the bad part."""
+    """A card text or card id that does not follow docs/rules.md; the message names the bad part."""
 
 
 def is_wizard(card: int) -> bool:
@@ -268,6 +268,16 @@ def parse_cards(text: str | Iterable[int], taken: Iterable[int] = ()) -> np.ndar
     Wizard or Jester among them is another copy and takes the next free id of its kind, a suited card
     among them is a duplicate.
     """
+    if isinstance(taken, (str, bytes, bytearray, dict, set, frozenset)) or not isinstance(taken, Iterable):
+        raise CardTypeError(f"taken: a list of card ids (whole numbers 0..{N_CARDS - 1}), got "
+                            f"{shorten(repr(taken), 40)} ({type(taken).__name__})")
+    try:
+        taken = [_one_id(c.item() if isinstance(c, np.generic) else c, "taken", i + 1, [])
+                 for i, c in enumerate(taken)]
+    except CardError as err:
+        if isinstance(err, CardTypeError):
+            raise
+        raise CardError(f"taken: {err}") from None
     return card_ids(text, "text", taken)
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import json
 import os
 import signal
 import sys
@@ -17,6 +18,7 @@ import time
 import click
 
 from wizsim._signals import raise_or_retry
+from wizsim._version import __version__
 from wizsim.advisor.bid import PLAYER_POLICY
 from wizsim.advisor.opponents import (
     DEFAULT_BID_TRUST,
@@ -96,18 +98,47 @@ def bad_input_is_usage_error(fn):
 
 
 def echo(result, as_json: bool) -> None:
-    """Print a result as text or as one JSON object (``render.render``)."""
+    """Print a result as text or as one JSON object (``render.render``). Output that cannot be written (a
+    full disk behind ``> file``, /dev/full) is one line on stderr and exit status 1, as any storage fault
+    is; a closed pipe (``| head``) stays quiet, as click makes it."""
     from wizsim.render import render
 
-    click.echo(render(result, as_json))
+    text = render(result, as_json)
+    try:
+        click.echo(text)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        raise
+    except OSError as err:
+        # what is buffered cannot be written either: point stdout at nothing so that the flush at exit is
+        # not a second error after the one line
+        with contextlib.suppress(OSError, ValueError):
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+        raise click.ClickException(f"cannot write the result to standard output: "
+                                   f"{err.strerror or err}") from None
 
 
-# What a first run of each command takes on an empty Numba cache, in seconds (2-core Intel Xeon, numba
-# 0.68, whole process, measured 2026-12-04: 9.6 simulate --round 5, 11.4 simulate --games, 12.7 advise,
-# 14.6 advise play, 11.9 tournament, 27.0 review, 38.9 with a search seat). A user's jitted player: its
-# kernels, in memory, on every run (about 8 s with the rest cached, 15 s from an empty cache).
-COMPILE_SECONDS = {"simulate": 10, "games": 12, "advise": 13, "advise-play": 15, "tournament": 12, "review": 27,
-                   "search": 40, "jitted": 8}
+def compile_seconds_measured(kind: str) -> float | None:
+    """What the first run of a kind of command spent compiling on an empty Numba cache, as measured by
+    ``benchmarks/first_run.py`` on a quiet machine (``wizsim/data/first_run.json``); None if unmeasured."""
+    import json
+    from importlib.resources import files
+
+    try:
+        measured = json.loads(files("wizsim").joinpath("data/first_run.json").read_text())
+        return float(measured["compile_seconds"][kind])
+    except (OSError, KeyError, ValueError, TypeError):
+        return None
+
+
+def machine_busy() -> str:
+    """`` (this machine is busy: load 3.1 on 2 cores, so expect longer)`` when other work holds the cores."""
+    try:
+        load, cores = os.getloadavg()[0], os.cpu_count() or 1
+    except (OSError, AttributeError):
+        return ""
+    return f"; this machine is busy (load {load:.1f} on {cores} cores), so expect longer" if load > 0.75 * cores else ""
 
 
 def kernels_ext(names):
@@ -128,20 +159,33 @@ def kernels_ext(names):
     return kernel_ext(kinds, user)
 
 
-def announce_compile(*kernels, seconds: int, ext=None) -> None:
-    """Say why a first run on this machine (an empty Numba cache) sits silent for a while: on a
-    terminal as it is, in a log prefixed ``wizsim: `` (progress and warnings go to stderr)."""
+def announce_compile(kind: str, *kernels, ext=None) -> None:
+    """Say why a first run on this machine (an empty Numba cache) sits silent for a while, and for how
+    long: the compile time ``benchmarks/first_run.py`` measured for this kind of command on a quiet
+    machine (``compile_seconds_measured``), and whether this machine is busy. On a terminal as it is, in
+    a log prefixed ``wizsim: `` (progress and warnings go to stderr). (The library's own notice, ``_jit.notice``,
+    is off in the command: this one says more.)"""
+    from wizsim import _notice
     from wizsim._jit import needs_compile
 
+    _notice.said = True  # this notice stands for the library's
     prefix = "" if sys.stderr.isatty() else "wizsim: "
     if ext is not None and ext[1] is not None:  # a user's jitted player: never in the disk cache (wizsim.jit)
-        click.echo(f"{prefix}Compiling wizsim's kernels for your jitted player: about {COMPILE_SECONDS['jitted']} s "
-                   f"on every run (Numba's cache cannot keep kernels made for a function).", err=True)
+        about = compile_seconds_measured("jitted")
+        click.echo(f"{prefix}Compiling wizsim's kernels for your jitted player on every run (Numba's cache cannot "
+                   f"keep kernels made for a function){_about(about)}{machine_busy()}.", err=True)
     elif needs_compile(*kernels, ext=ext):
-        if ext is not None:
-            seconds = max(seconds, COMPILE_SECONDS["search"])
-        click.echo(f"{prefix}Compiling wizsim's kernels for this machine: once, about {seconds} s; later runs load "
-                   f"them from Numba's cache.", err=True)
+        about = compile_seconds_measured(kind)
+        if ext is not None:  # a search seat: the search policy's code too
+            search = compile_seconds_measured("search")
+            about = None if about is None or search is None else max(about, search)
+        click.echo(f"{prefix}Compiling wizsim's kernels for {kind} on this machine, once{_about(about)}{machine_busy()}; "
+                   f"later runs load them from Numba's cache (`wizsim warmup` compiles every command's ahead).",
+                   err=True)
+
+
+def _about(seconds: float | None) -> str:
+    return "" if seconds is None else f": about {seconds:.0f} s on a quiet 2-core machine"
 
 
 class Terminated(KeyboardInterrupt):
@@ -221,8 +265,11 @@ class PlainProgress:
     returns): a plain line every ``PROGRESS_SECONDS``, so a long run shows it is alive."""
 
     def __init__(self, total: int, unit: str):
+        from wizsim._jit import Stopwatch
+
         self.total, self.unit, self.done = total, unit, 0
-        self.start = self.last = time.monotonic()
+        self.clock = Stopwatch()  # the rate and the time left leave out compiling
+        self.last = time.monotonic()
 
     def update(self, k: int) -> None:
         self.done += k
@@ -230,10 +277,11 @@ class PlainProgress:
         if now - self.last < PROGRESS_SECONDS or self.done >= self.total:
             return
         self.last = now
-        rate = self.done / max(now - self.start, 1e-9)
+        rate = self.done / max(self.clock.seconds, 1e-9)
         left = (self.total - self.done) / rate if rate > 0 else float("inf")
+        compiled = f" (compiling took {self.clock.compiled:,.0f} s, not counted)" if self.clock.compiled >= 1 else ""
         click.echo(f"wizsim: {self.done:,} of {self.total:,} {self.unit}s ({self.done / self.total:.0%}), "
-                   f"{rate:,.0f} {self.unit}s/s, about {left:,.0f} s left", err=True)
+                   f"{rate:,.0f} {self.unit}s/s, about {left:,.0f} s left{compiled}", err=True)
 
     def __enter__(self):
         return self
@@ -272,7 +320,20 @@ def progress_bar(total: int, unit: str, enabled: bool | None = None):
         enabled = sys.stderr.isatty()
     if not enabled:
         return PlainProgress(total, unit)
-    return tqdm(total=total, unit=unit, unit_scale=True, file=sys.stderr, dynamic_ncols=True)
+    from wizsim._jit import Stopwatch
+
+    class Bar(tqdm):
+        """tqdm whose rate and time left leave out compiling: its clock starts later by the compile time
+        spent since it began (and it averages over the whole run, not the last updates, for the same reason)."""
+
+        def update(self, n=1):
+            self.start_t += self.clock.compiled - self.left_out
+            self.left_out = self.clock.compiled
+            return super().update(n)
+
+    bar = Bar(total=total, unit=unit, unit_scale=True, file=sys.stderr, dynamic_ncols=True, smoothing=0)
+    bar.clock, bar.left_out = Stopwatch(), 0.0
+    return bar
 
 
 class Commands(click.Group):
@@ -291,14 +352,37 @@ class Commands(click.Group):
 @click.group(cls=Commands, epilog=f"\b\nExamples:\n  wizsim simulate --players 4 --round 15 --rounds 1000000 --seed 7\n"
                     f"  wizsim advise --hand \"W,AS,3H\" --trump S --seat 2 --bids 1\n"
                     f"  wizsim tournament --players 4 --policies heuristic,random --games 20000\n\n{EXIT_HELP}")
-@click.version_option(package_name="wizsim")
+@click.version_option(version=__version__, prog_name="wizsim")
 def main():
     """wizsim: simulate the card game Wizard, advise bids, compare strategies."""
 
 
-PLAYERS = click.IntRange(MIN_PLAYERS, MAX_PLAYERS)
-SEED = click.IntRange(0, MAX_SEED)
-COUNT = click.IntRange(min=1)
+class WholeNumber(click.IntRange):
+    """An integer option that also reads ``1e6`` or ``2.5e3``: a count written as a power of ten is a whole
+    number when it is exact; ``1.5`` or ``1e-3`` is refused as not a whole number, not as a "range"."""
+
+    name = "integer"
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, str) and any(c in value for c in ".eE") and value.strip().lstrip("+-").isascii():
+            from decimal import Decimal, InvalidOperation
+
+            try:
+                d = Decimal(value.strip())
+            except InvalidOperation:
+                d = None
+            if d is not None and d.is_finite() and d.adjusted() > 30:  # beyond any range here: no 10**10**9
+                self.fail(f"{value!r} is far above the largest allowed value", param, ctx)
+            if d is not None and d.is_finite() and d == d.to_integral_value():
+                value = int(d)
+            else:
+                self.fail(f"{value!r} is not a whole number", param, ctx)
+        return super().convert(value, param, ctx)
+
+
+PLAYERS = WholeNumber(MIN_PLAYERS, MAX_PLAYERS)
+SEED = WholeNumber(0, MAX_SEED)
+COUNT = WholeNumber(min=1)
 
 
 
@@ -379,15 +463,15 @@ def simulate(players, round_size, rounds, games, policy, policies, hook, seed, t
     from wizsim.sim.kernels import simulate_games_kernel, simulate_rounds_kernel
 
     main_kernel = simulate_games_kernel if games is not None else simulate_rounds_kernel
-    unit_key = "games" if games is not None else "simulate"
+    unit_key = "simulate --games" if games is not None else "simulate"
     args = dict(r=plan.round, rounds=plan.rounds, games=plan.games, policies=names, hook=hook, seed=plan.seed,
                 threads=threads)
     if out is not None:
         from wizsim.dataset.kernels import expand_round_rows, expand_trick_rows
         from wizsim.dataset.run import write_dataset
 
-        announce_compile(main_kernel, expand_round_rows, *([expand_trick_rows] if trick_log else []),
-                         seconds=COMPILE_SECONDS[unit_key], ext=kernels_ext(plan.policies))
+        announce_compile("datasets", main_kernel, expand_round_rows, *([expand_trick_rows] if trick_log else []),
+                         ext=kernels_ext(plan.policies))
         from wizsim.dataset.run import StorageError
 
         say_long_estimate(players, plan.policies, plan.n_units, plan.unit, plan.round, threads, rows=True,
@@ -407,7 +491,7 @@ def simulate(players, round_size, rounds, games, policy, policies, hook, seed, t
     else:
         from wizsim.sim.summary import summarize
 
-        announce_compile(main_kernel, seconds=COMPILE_SECONDS[unit_key], ext=kernels_ext(plan.policies))
+        announce_compile(unit_key, main_kernel, ext=kernels_ext(plan.policies))
         say_long_estimate(players, plan.policies, plan.n_units, plan.unit, plan.round, threads)
         with progress_bar(plan.n_units, plan.unit) as bar:
             result = run_interruptibly(lambda: summarize(players, **args, progress=bar.update,
@@ -457,7 +541,8 @@ def simulate(players, round_size, rounds, games, policy, policies, hook, seed, t
                    "bids and cards) while the others are as modelled; what it did updates it deal by deal. Play "
                    "advice weighs its deals by it.")
 @click.option("--game", type=click.Path(dir_okay=False), default=None,
-              help="A game record (docs/game-record.md) of the game so far: the opponents' model learns each "
+              help="A game record (docs/game-record.md; at most 1 MiB) of the game so far: the opponents' model "
+                   "learns each "
                    "player's play noise from its finished rounds (those with every card played), seated as in the "
                    "round in progress; for trump, bid and play advice.")
 @click.option("--explain", is_flag=True,
@@ -494,7 +579,7 @@ def advise(hand, trump, seat, players, bids, played, hook, trump_card, samples, 
         if seat_doubt is not None:
             raise click.UsageError("--seat-doubt is for the seats heard bidding: the dealer names the trump "
                                    "before any bid")
-        announce_compile(candidate_rounds_kernel, seconds=COMPILE_SECONDS["advise"], ext=advice_ext)
+        announce_compile("trump advice", candidate_rounds_kernel, ext=advice_ext)
         echo(run_interruptibly(lambda: advise_trump(hand, seat, players, bids=bids, hook=hook, samples=samples,
                                                     seed=seed, policy=policy, play=play, bid_trust=bid_trust,
                                                     play_noise=play_noise, doubt=doubt, explain=explain)),
@@ -504,7 +589,7 @@ def advise(hand, trump, seat, players, bids, played, hook, trump_card, samples, 
         from wizsim.advisor import advise_play
         from wizsim.advisor.play import play_kernels
 
-        announce_compile(*play_kernels(), seconds=COMPILE_SECONDS["advise-play"], ext=advice_ext)
+        announce_compile("play advice", *play_kernels(), ext=advice_ext)
         echo(run_interruptibly(lambda: advise_play(hand, trump, seat, players, bids=bids, played=played or "",
                                                    hook=hook, trump_card=trump_card, samples=samples, seed=seed,
                                                    policy=policy, play=play, bid_trust=bid_trust,
@@ -520,8 +605,7 @@ def advise(hand, trump, seat, players, bids, played, hook, trump_card, samples, 
     from wizsim.sim.candidates import candidate_rounds_kernel
 
     # round 1 is enumerated
-    announce_compile(bid_weight if len(hand) == 1 else candidate_rounds_kernel, seconds=COMPILE_SECONDS["advise"],
-                     ext=advice_ext)
+    announce_compile("bid advice", bid_weight if len(hand) == 1 else candidate_rounds_kernel, ext=advice_ext)
     if play_trust is not None:
         raise click.UsageError("--play-trust is for play advice (the cards the opponents chose): give all "
                                f"{players} bids in --bids")
@@ -563,7 +647,7 @@ def tournament(players, policies, games, seed, hook, threads, engine, scheduler,
     from wizsim.policies import seat_policies
 
     names = seat_policies(policies, players)
-    announce_compile(simulate_games_kernel, seconds=COMPILE_SECONDS["tournament"], ext=kernels_ext(names))
+    announce_compile("tournament", simulate_games_kernel, ext=kernels_ext(names))
     say_long_estimate(players, names, games, "game", None, threads)
     with progress_bar(games, "game") as bar:
         result = run_interruptibly(lambda: run_tournament(players, policies, games, seed=seed, hook=hook,
@@ -605,7 +689,8 @@ def game_policy(path, policy, play_noise, hand, trump, seat, players, bids, play
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the table.")
 @bad_input_is_usage_error
 def review(game, samples, seed, policy, play, rounds, learn, as_json):
-    """Rate every decision of the record's player (me) in a game record (docs/game-record.md).
+    """Rate every decision of the record's player (me) in a game record (docs/game-record.md; a file of
+    at most 1 MiB).
 
     Each bid, trump named and card played (where the record has them) is compared with the advisor's
     best choice given what the player knew then: the expected points lost with a 95% interval,
@@ -617,7 +702,7 @@ def review(game, samples, seed, policy, play, rounds, learn, as_json):
     from wizsim.sim.candidates import candidate_rounds_kernel
 
     record = GameRecord.load(game)
-    announce_compile(candidate_rounds_kernel, *play_kernels(), seconds=COMPILE_SECONDS["review"],
+    announce_compile("review", candidate_rounds_kernel, *play_kernels(),
                      ext=kernels_ext(f"{policy or DEFAULT_OPPONENTS},{play or PLAYER_POLICY}"))
     bar = {}
 
@@ -633,6 +718,40 @@ def review(game, samples, seed, policy, play, rounds, learn, as_json):
         if hasattr(bar.get("bar"), "close"):
             bar["bar"].close()
     echo(result, as_json)
+
+
+@main.command(epilog=epilog("wizsim warmup"))
+@click.option("--kind", "kinds", multiple=True, metavar="KIND",
+              help="Only this kind of command (repeatable): search, bid advice, play advice, trump advice, "
+                   "tournament, simulate --games, simulate, datasets, vector env.")
+@click.option("--jobs", type=click.IntRange(1, 64), default=None, show_default="all cores",
+              help="Kinds compiled at once, each in a process of its own.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@bad_input_is_usage_error
+def warmup(kinds, jobs, as_json):
+    """Compile every command's kernels now, several at once, so that no later command waits.
+
+    A first run of each kind of command on a machine compiles its kernels (seconds to a minute) and
+    keeps them in Numba's cache; this runs the smallest question of each kind, as many at a time as
+    there are cores. Run it once after installing (again after upgrading wizsim or Numba).
+    """
+    from wizsim.warmup import check_kinds
+    from wizsim.warmup import warmup as warm
+
+    kinds = check_kinds(kinds)
+
+    def said(w):
+        if not as_json:
+            mark = "compiled" if w.ok else f"FAILED ({w.error})"
+            click.echo(f"{w.kind:<17} {mark} in {w.seconds:,.1f} s", err=True)
+
+    report = warm(kinds, jobs, progress=said)
+    if as_json:
+        click.echo(json.dumps(report.to_dict(), indent=2))
+    else:
+        click.echo(f"warmed {len(report.warmed)} kinds of command in {report.seconds:,.1f} s, {report.jobs} at a time")
+    if not all(w.ok for w in report.warmed):
+        raise click.ClickException("some kinds did not compile: see above")
 
 
 @main.command(epilog=epilog("wizsim serve --port 8000   (then open http://127.0.0.1:8000 in a browser)"))

@@ -25,18 +25,16 @@ from __future__ import annotations
 import hashlib
 import inspect
 import sys
-from importlib import metadata
 from pathlib import Path
+
+from wizsim._version import __version__
 
 SHORT_HEX = 16
 NO_FILE = "a Python object: no file to digest, so a resume cannot verify it"
 
 
 def wizsim_version() -> str:
-    try:
-        return metadata.version("wizsim")
-    except metadata.PackageNotFoundError:  # running from a source tree that is not installed
-        return "0+unknown"
+    return __version__  # wizsim/_version.py: the tree's own version, installed or not
 
 
 def short_digest(data: bytes) -> str:

@@ -96,8 +96,54 @@ def jit_player(name: str, *, bid, card, trump=None, seed: int | None = None) -> 
         if not hasattr(f, "py_func") or not hasattr(f, "targetoptions"):
             raise ConfigError(f"jit_player {name!r}: {what} must be a @numba.njit function of (obs, rng), "
                               f"got {type(f).__name__}")
+        if f is not heuristic_trump:  # wizsim's own needs no check
+            _check_signature(name, what, f)
         functions.append(f)
     return JitPlayer(name, *functions, seed)
+
+
+def _sample_args():
+    """An observation record and a random stream of the types the open table passes a player's function:
+    the types its functions are checked against here, before any kernel compiles them."""
+    from wizsim.table.players import kernel_view
+    from wizsim.table.round import Round
+
+    return kernel_view(Round(4, 1, seed=0).observation(1)), np.zeros(1, np.uint64)
+
+
+def _check_signature(name: str, what: str, f) -> None:
+    """``f`` takes (obs, rng) and, typed with the observation record, compiles and returns a whole number;
+    otherwise one line naming the player and the function, not Numba's pages of typing errors (which a
+    kernel compiling it would give). The check compiles a copy (a fresh dispatcher of the same Python
+    function, tenths of a second): ``f`` itself stays uncompiled, for the kernels compile it their own
+    way (without reference counting, which refuses a function that creates arrays in their words)."""
+    import inspect
+    import re
+
+    import numba
+    from numba.core.errors import NumbaError
+
+    where = f"jit_player {name!r}: {what}"
+    try:
+        inspect.signature(f.py_func).bind(None, None)
+    except TypeError:
+        raise ConfigError(f"{where} must take two arguments (obs, rng), got {f.py_func.__name__}"
+                          f"{inspect.signature(f.py_func)}") from None
+    except ValueError:  # no signature to read (a builtin): let Numba judge it below
+        pass
+    sig = tuple(numba.typeof(a) for a in _sample_args())
+    copy = numba.njit(f.py_func)
+    try:
+        result = copy.compile(sig)
+    except NumbaError as err:
+        lines = [re.sub(r"\x1b\[[0-9;]*m", "", line).strip() for line in str(err).splitlines()]
+        reason = next((line for line in lines if line and not line.startswith(("Failed in", "During:", "File "))),
+                      "it does not compile")
+        reason = re.sub(r"of type Obs\(.*", "of the observation record (obs)", reason)
+        raise ConfigError(f"{where} does not compile for (obs, rng): {reason[:160]}") from None
+    returned = result[1] if isinstance(result, tuple) else copy.overloads[sig].signature.return_type
+    if not isinstance(returned, numba.types.Integer):
+        raise ConfigError(f"{where} must return a whole number (a suit, a bid or a card id), returns {returned}")
 
 
 __all__ = ["FIELDS", "Obs", "draw_below", "heuristic_bid", "heuristic_card", "heuristic_trump", "highest_card",

@@ -28,10 +28,19 @@ def plural(n: int, word: str, words: str | None = None) -> str:
     return f"{n:,} {word if n == 1 else (words or word + 's')}"
 
 
+def took(seconds: float, compiled: float, digits: int = 2) -> str:
+    """An answer's or a run's time as printed: the work alone, and the compiling it waited for said apart
+    (a first run on a machine compiles the kernels once; that is not the answer's time)."""
+    out = f"{seconds:.{digits}f} s"
+    if compiled >= 0.5:
+        out += f" (and {compiled:,.1f} s compiling or loading kernels first, not counted)"
+    return out
+
+
 def render_dataset_report(rep) -> str:
     rate = "" if rep.units_per_second != rep.units_per_second else f", {rep.units_per_second:,.0f} {rep.unit}s/s"
     done = (f"wrote {rep.chunks_written} of {plural(rep.chunks, 'chunk')} ({plural(rep.units_written, rep.unit)}, "
-            f"{plural(rep.files_written, 'file')}, {rep.bytes_written / 1e6:,.1f} MB) in {rep.seconds:.2f} s{rate}")
+            f"{plural(rep.files_written, 'file')}, {rep.bytes_written / 1e6:,.1f} MB) in {took(rep.seconds, rep.compile_seconds)}{rate}")
     lines = [f"dataset {rep.out} (run {rep.run_id}): {done}"]
     if rep.recovered:
         lines.append("the run file _wizsim_run.json was lost: recovered the run from its files' own metadata")
@@ -70,7 +79,7 @@ def render_summary(s) -> str:
         "",
         "no-trump share (rounds with a turn-up): "
         + ("n/a, last round" if s.no_trump_share != s.no_trump_share else f"{s.no_trump_share:.4f}"),
-        f"{s.rounds_per_second:,.0f} rounds/s, {s.card_plays_per_second:,.0f} card plays/s ({s.seconds:.2f} s)",
+        f"{s.rounds_per_second:,.0f} rounds/s, {s.card_plays_per_second:,.0f} card plays/s ({took(s.seconds, s.compile_seconds)})",
     ]
     return "\n".join(lines)
 
@@ -85,14 +94,14 @@ def render_tournament(res) -> str:
         f"{'policy':<{w}} {'seats':>5} {'mean score':>10} {'95% interval':>19} {'win rate':>8} {'exact bid':>9} {'|bid-tricks|':>12}",
     ]
     for row in res.summary.itertuples(index=False):
-        interval = "-" if np.isnan(row.score_low) else f"[{row.score_low:.1f}, {row.score_high:.1f}]"
+        interval = "-" if np.isnan(row.score_low) else f"[{_num(row.score_low)}, {_num(row.score_high)}]"
         lines.append(f"{row.name:<{w}} {row.seats_per_game:>5} {row.mean_score:>10.1f} {interval:>19} "
                      f"{row.win_rate:>8.1%} {row.bid_accuracy:>9.1%} {row.mean_abs_bid_error:>12.3f}")
     if res.differences is not None and len(res.differences):
         lines += ["", f"paired differences (points per game; 95% interval over {plural(res.n_deals, 'deal')}):"]
         for row in res.differences.itertuples(index=False):
-            interval = "-" if np.isnan(row.low) else f"[{row.low:+.1f}, {row.high:+.1f}]"
-            lines.append(f"  {row.a} - {row.b}: {row.mean:+.1f} {interval}")
+            interval = "-" if np.isnan(row.low) else f"[{_signed(row.low)}, {_signed(row.high)}]"
+            lines.append(f"  {row.a} - {row.b}: {_signed(row.mean)} {interval}")
     names = list(res.summary.name)
     lines += ["", "exact bid / mean |bid - tricks| by round size", f"{'round':>5}  " + "  ".join(f"{n:>{max(20, len(n))}}" for n in names)]
     table = res.by_round.set_index(["round", "policy"])
@@ -107,7 +116,8 @@ BAR_WIDTH = 30
 
 
 def _signed(x: float | None) -> str:
-    return "?" if x is None else f"{x:+.1f}"
+    """``+1.2``, ``-0.3``; a value that rounds to zero prints ``+0.0``, never ``-0.0``."""
+    return "?" if x is None else f"{(round(x, 1) or 0.0):+.1f}"
 
 
 def render_advice(a) -> str:
@@ -181,7 +191,7 @@ def _method_line(a) -> str:
     q = a.question
     if q["earlier_bids"] and not a.conditioned:
         how += "; under the opponents' model their bids say nothing about their cards"
-    out = f"{how}. {a.seconds:.2f} s."
+    out = f"{how}. {took(a.seconds, a.compile_seconds)}."
     return out + (f"\nWarning: {a.warning}." if a.warning else "")
 
 
@@ -236,7 +246,7 @@ def _play_method_line(a) -> str:
         if a.conditioned:
             how += (f"; weighed by what the opponents revealed: {a.samples:,} of {a.tried:,} drawn kept "
                     f"(effective sample size {a.ess:,.0f})")
-    out = f"{how}. {a.seconds:.2f} s."
+    out = f"{how}. {took(a.seconds, a.compile_seconds)}."
     return out + (f"\nWarning: {a.warning}." if a.warning else "")
 
 
@@ -262,10 +272,10 @@ def render_trump_advice(a) -> str:
     lines += why_lines(a.reasons)
     lines.append("")
     if a.method == "exact":
-        lines.append(f"Exact: round 1, all {a.samples:,} deals enumerated for each suit. {a.seconds:.2f} s.")
+        lines.append(f"Exact: round 1, all {a.samples:,} deals enumerated for each suit. {took(a.seconds, a.compile_seconds)}.")
     else:
         lines.append(f"Monte Carlo: {a.samples:,} simulated deals, the same deals for every suit and bid "
-                     f"(seed {a.seed}). {a.seconds:.2f} s.")
+                     f"(seed {a.seed}). {took(a.seconds, a.compile_seconds)}.")
     if a.warning:
         lines.append(f"Warning: {a.warning}.")
     return "\n".join(lines)
@@ -298,7 +308,11 @@ def why_lines(reasons: dict | None) -> list[str]:
 
 
 def _num(x: float | None, fmt: str = ".1f") -> str:
-    return "?" if x is None else format(x, fmt)
+    """``x`` as ``fmt``; a value that rounds to zero prints without a minus sign."""
+    if x is None:
+        return "?"
+    out = format(x, fmt)
+    return out[1:] if out.startswith("-") and not out.strip("-0.") else out
 
 
 def render_review(rv) -> str:
@@ -344,7 +358,7 @@ def render_review(rv) -> str:
         lines += ["", "Asked with the opponents' model learned from the earlier rounds (their play "
                       "noise): " + "; ".join(f"round {r}: {', '.join(names)}" for r, names in rv.learned.items())]
     lines += ["", f"Each decision: {rv.samples:,} simulated deals (exact where the advisor enumerates), the same "
-                  f"deals for every choice, seed {rv.seed}. {rv.seconds:.1f} s."]
+                  f"deals for every choice, seed {rv.seed}. {took(rv.seconds, rv.compile_seconds, 1)}."]
     return "\n".join(lines)
 
 

@@ -348,12 +348,14 @@ _MISSING = object()
 def dask_chunk(travel: dict, job: tuple, start: int, stop: int, threads):
     """The task: ``play_chunk`` on a worker, with the run's users' players seated under their names
     (fresh copies; the process's own entries under those names are put back afterwards)."""
+    from wizsim._dask import worker_threads
+
     with _CHUNK_LOCK:
         seated = {name: _rebuilt(name, how, what) for name, (how, what) in travel.items()}
         saved = {name: USER_PLAYERS.get(name, _MISSING) for name in seated}
         USER_PLAYERS.update(seated)
         try:
-            return play_chunk(*job, start, stop, threads)
+            return play_chunk(*job, start, stop, worker_threads(threads))
         finally:
             for name, old in saved.items():
                 if old is _MISSING:

@@ -27,6 +27,7 @@ class Weighed:
     play_noise: float = 0.0  # how often the modelled opponents play a random card in the simulations
     doubt: float = 0.0  # the prior that the table is blind, not the model's (``policies.model``)
     seat_doubt: float = 0.0  # the prior that one heard seat alone is blind (``policies.model``)
+    compile_seconds: float = 0.0  # compiling or loading kernels during the call: left out of ``seconds``
     # Monte Carlo only: the score of every choice (bid or card) on every kept deal (n, choices) and the
     # deals' weights (None: all 1), for paired comparisons of two choices on the same deals (the review's
     # loss interval)
@@ -36,7 +37,7 @@ class Weighed:
 
 @dataclass
 class Advice(Weighed):
-    """The answer to one question (CONTRACT.md).
+    """The answer to one question (docs/guide/advisor.md).
 
     best_bid: the allowed bid with the highest expected score. p_tricks: (r+1, r+1), row b the
     distribution of tricks taken when bidding b and playing to make it. ev, ev_low, ev_high: expected
@@ -81,7 +82,7 @@ class Advice(Weighed):
 
     @cached_property
     def table(self):
-        """One row per bid 0..r with the CONTRACT.md columns (a pandas DataFrame)."""
+        """One row per bid 0..r with the columns docs/guide/advisor.md lists (a pandas DataFrame)."""
         import pandas as pd
 
         return pd.DataFrame({name: values for name, values in zip(TABLE_COLUMNS, self._columns(), strict=True)})
@@ -99,7 +100,7 @@ class Advice(Weighed):
         return out
 
     def to_dict(self) -> dict:
-        """The CONTRACT.md JSON object."""
+        """The JSON object of ``--json`` (docs/guide/advisor.md)."""
         return {"phase": "bid", **self.question, "best_bid": int(self.best_bid), "method": self.method,
                 "samples": int(self.samples), "table": self.rows(), "close_call": self.close_call,
                 "ess": json_float(self.ess if self.ess is not None else self.samples), "policy": self.policy,
@@ -117,7 +118,7 @@ PLAY_COLUMNS = ("card", "p_make", "ev", "ev_low", "ev_high", "expected_tricks")
 
 @dataclass
 class PlayAdvice(Weighed):
-    """The answer to one play-phase question (CONTRACT.md, "Play advice").
+    """The answer to one play-phase question (docs/guide/advisor.md, "Which card now?").
 
     cards: the legal cards, ascending ids; for each, p_make (the chance of ending the round with exactly
     the bid when playing it now and playing on to make it), ev with its 95% interval (equal for exact
@@ -165,7 +166,7 @@ class PlayAdvice(Weighed):
 
     @cached_property
     def table(self):
-        """One row per legal card, ascending id order, with the CONTRACT.md columns (a pandas DataFrame)."""
+        """One row per legal card, ascending id order, with the columns docs/guide/advisor.md lists (a pandas DataFrame)."""
         import pandas as pd
 
         return pd.DataFrame({name: values for name, values in zip(PLAY_COLUMNS, self._columns(), strict=True)})
@@ -177,7 +178,7 @@ class PlayAdvice(Weighed):
                 for j in range(len(self.cards))]
 
     def to_dict(self) -> dict:
-        """The CONTRACT.md JSON object."""
+        """The JSON object of ``--json`` (docs/guide/advisor.md)."""
         return {**self.question, "best_card": self.best_card, "method": self.method, "samples": int(self.samples),
                 "table": self.rows(), "ess": json_float(self.ess if self.ess is not None else self.samples),
                 "policy": self.policy, "bid_trust": self.bid_trust, "play_trust": self.play_trust,

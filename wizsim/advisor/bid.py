@@ -2,7 +2,7 @@
 
 ``advise(hand, trump, seat, players=4, *, bids=None, hook=False, trump_card=None, samples=None,
 seed=None, policy=None, method="auto", max_samples=None, play=None, bid_trust=None, play_noise=None, doubt=None,
-seat_doubt=None) -> Advice`` (CONTRACT.md). ``policy`` is the opponents' model (one name, or one per other
+seat_doubt=None) -> Advice`` (docs/guide/advisor.md). ``policy`` is the opponents' model (one name, or one per other
 seat; default ``DEFAULT_OPPONENTS``), ``bid_trust`` how far their heard bids are trusted, ``play_noise``
 how often they play a random card in the simulations, ``doubt`` the prior that the table is blind and
 ``seat_doubt`` that one heard seat is (``advisor.opponents``); the player's own cards are played to its
@@ -11,10 +11,9 @@ bid by ``play``'s bid-aware play (default ``PLAYER_POLICY``).
 
 from __future__ import annotations
 
-import time
-
 import numpy as np
 
+from wizsim._jit import Stopwatch
 from wizsim.advisor.advice import Advice, best_allowed
 from wizsim.advisor.opponents import DEFAULT_OPPONENTS, OpponentModel, check_trust, opponent_names
 from wizsim.advisor.question import AdviceError, check_memory, check_policy_name, check_sampling, make_question
@@ -29,14 +28,14 @@ METHODS = ("auto", "exact", "monte-carlo")
 def advise(hand, trump, seat, players=4, *, bids=None, hook=False, trump_card=None, samples=None, seed=None,
            policy=None, method="auto", max_samples=None, play=None, bid_trust=None, play_noise=None,
            doubt=None, seat_doubt=None, explain=False) -> Advice:
-    """Advise a bid (CONTRACT.md). ``method`` "auto" enumerates round 1 exactly and samples otherwise;
+    """Advise a bid (docs/guide/advisor.md). ``method`` "auto" enumerates round 1 exactly and samples otherwise;
     "monte-carlo" forces sampling (to check the sampler against the exact answer). ``max_samples``
     overrides the default-precision cap. ``play`` is the policy that plays the player's own cards in
     the candidate rounds (default ``PLAYER_POLICY``). ``explain``: the answer carries its reasons
     (``advisor.reasons``: each card's chance of taking a trick, read off the same deals)."""
     from wizsim.advisor.reasons import bid_reasons, card_chances, check_explain
 
-    started = time.perf_counter()
+    clock = Stopwatch()
     player_policy = check_policy_name(play, "play", PLAYER_POLICY)
     bid_trust = check_trust(bid_trust, "bid_trust")
     play_noise = check_trust(play_noise, "play_noise")
@@ -90,7 +89,7 @@ def advise(hand, trump, seat, players=4, *, bids=None, hook=False, trump_card=No
         chances = card_chances(got.won, got.weights, q.hand) if explain else None
     if explain:
         advice.reasons = bid_reasons(q.hand, chances, advice.p_tricks, advice.best_bid)
-    advice.seconds = time.perf_counter() - started
+    advice.seconds, advice.compile_seconds = clock.seconds, clock.compiled
     return advice
 
 

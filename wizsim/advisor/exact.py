@@ -2,7 +2,7 @@
 
 The player takes the trick or not, whatever it bids, so everything follows from one number, the
 chance that the player's card wins. It is a sum over the opponents' cards (and over the turned-up
-card when only its suit or "none" is known, RULES.md 3), each deal weighted by how likely the heard
+card when only its suit or "none" is known, docs/rules.md 3), each deal weighted by how likely the heard
 earlier bids (and a dealer's named suit on a turned-up Wizard) are under the opponents' model given
 that seat's card (``policies.model``). In round 1 those choices depend on that seat's single card and
 public information only, so each seat's weight is a function of its card: the model's likelihood is an

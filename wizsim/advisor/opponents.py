@@ -16,14 +16,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from wizsim.advisor.question import AdviceError, AdviceTypeError
+from wizsim.advisor.question import AdviceError, AdviceTypeError, builtin_policy
 from wizsim.cards import shorten
 from wizsim.policies import N_PARAMS, check_policy, make_slots, parse_policy
 from wizsim.policies.model import MODEL_BLIND, MODEL_HEURISTIC
 
 DEFAULT_OPPONENTS = "heuristic"
 # How far heard bids (and a dealer's named suit) and chosen cards are trusted by default: fitted by
-# benchmarks/robustness.py (see the README's robustness table).
+# benchmarks/robustness.py (see the robustness table of docs/results.md).
 DEFAULT_BID_TRUST = 0.7
 DEFAULT_PLAY_TRUST = 0.5
 # The opponents' play in the advisor's simulations is soft too: a seat modelled by the heuristic plays a
@@ -62,7 +62,7 @@ DEFAULT_PLAY_ADVICE_NOISE = 0.0
 # [-0.017, +0.013] (value -0.38 [-1.24, +0.49]), search +0.023 [+0.003, +0.043]; the bid_shift tables
 # move by under 0.015. A search table stays over-predicted, most at 15 cards: its players bid a
 # little under the heuristic (the four bids sum to 13.7 against 15.0 at 15 cards) and then shed their
-# surplus tricks onto the other seats, so what the model misses is their play (README, robustness).
+# surplus tricks onto the other seats, so what the model misses is their play (docs/results.md, robustness).
 # At 100 questions (paired with 0, benchmarks/results/robustness-bid-100*.json):
 # heuristic +0.023 -> +0.016 (value +3.08 -> +2.35), random -0.100 -> -0.018, search -0.053 -> -0.045,
 # mixed -0.063 -> -0.037.
@@ -79,7 +79,7 @@ DEFAULT_DOUBT = 0.2
 #   0.15, every seat    control -0.020 / -0.011 (value -1.35 / -1.80)  mixed +0.002 / +0.019
 # Every seat (those not heard drawn blind from the prior) makes every table's simulations noisier and
 # costs the advised bid's value where the table is the model (tag experiment-seat-doubt); 0.3 pushes the
-# control's under-prediction up. The whole-table figures with 0.15 are the README's robustness table.
+# control's under-prediction up. The whole-table figures with 0.15 are the robustness table of docs/results.md.
 DEFAULT_SEAT_DOUBT = 0.15
 DOUBT_POLICY = "random"
 # Play advice weighs its worlds by the same mixture (``advisor.play``: the heard bids, a named suit and the
@@ -132,7 +132,7 @@ def opponent_names(policy, players: int, seat: int) -> tuple[str, ...]:
         raise AdviceTypeError(f"policy must be a name or a list of names, got {shorten(repr(policy), 40)}")
     if any(not n.strip() for n in names):
         raise AdviceError(f"policy must name a policy, got {shorten(repr(policy), 40)}")
-    names = [check_policy(n) for n in names]
+    names = [builtin_policy(n, "policy") for n in names]
     if len(names) == 1:
         names = names * (players - 1)
     if len(names) != players - 1:

@@ -2,7 +2,7 @@
 
 ``advise_play(hand, trump, seat, players=4, *, bids, played=(), hook=False, trump_card=None, samples=None,
 seed=None, policy=None, play=None, method="auto", max_samples=None, bid_trust=None, play_trust=None,
-play_noise=None, doubt=None, seat_doubt=None) -> PlayAdvice`` (CONTRACT.md, "Play advice"). The question
+play_noise=None, doubt=None, seat_doubt=None) -> PlayAdvice`` (docs/guide/advisor.md, "Which card now?"). The question
 is checked and turned into the public state of the round by ``advisor.played``; ``policy`` is the
 opponents' model and ``play`` the policy playing the player's own later cards (both default
 ``heuristic``); the trusts and doubts are ``advisor.opponents``'.
@@ -48,7 +48,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from wizsim._jit import compile_seconds
+from wizsim._jit import Stopwatch
 from wizsim.advisor.advice import PlayAdvice
 from wizsim.advisor.played import PlayQuestion, make_play_question
 from wizsim.advisor.question import AdviceError, check_memory, check_policy_name, check_sampling
@@ -327,18 +327,18 @@ def _warning(q: PlayQuestion, model, like: np.ndarray, model_bids: np.ndarray, n
             f"for more")
 
 
-class _Clock:
+class _Clock(Stopwatch):
     """The wall clock of one call, compiling left out (the limit is about answering, not compiling)."""
 
     def __init__(self, limit: float):
+        super().__init__()
         self.limit = limit
-        self.started, self.compiled = time.perf_counter(), compile_seconds()
 
     def spent(self) -> float:
-        return time.perf_counter() - self.started - (compile_seconds() - self.compiled)
+        return self.seconds
 
     def over(self) -> bool:
-        return self.spent() > self.limit
+        return self.seconds > self.limit
 
 
 def _exact_cost(q: PlayQuestion, model, k: int) -> float:
@@ -561,7 +561,7 @@ def _monte_carlo(q: PlayQuestion, state, model, candidates: np.ndarray, seed: in
 def advise_play(hand, trump, seat, players=4, *, bids, played=(), hook=False, trump_card=None, samples=None,
                 seed=None, policy=None, play=None, method="auto", max_samples=None, bid_trust=None,
                 play_trust=None, play_noise=None, doubt=None, seat_doubt=None, explain=False) -> PlayAdvice:
-    """Advise a card (CONTRACT.md, "Play advice"). ``method`` "auto" enumerates where the module docstring
+    """Advise a card (docs/guide/advisor.md, "Which card now?"). ``method`` "auto" enumerates where the module docstring
     says and samples otherwise; "exact" insists on enumeration and "monte-carlo" forces sampling (to
     check one against the other). ``max_samples`` overrides the default-precision cap. ``policy``: the
     opponents' model (one name or one per other seat), ``bid_trust`` / ``play_trust``: how far their bids
@@ -619,7 +619,7 @@ def advise_play(hand, trump, seat, players=4, *, bids, played=(), hook=False, tr
     advice = _advice(q, model, candidates, ev, seed)
     if worlds is not None:
         explain_play(advice, state, model.names, seed, worlds, ev.tricks)
-    advice.seconds = time.perf_counter() - clock.started
+    advice.seconds, advice.compile_seconds = clock.seconds, clock.compiled
     return advice
 
 

@@ -1,6 +1,6 @@
 """A play-phase question: the cards played so far, checked and turned into the public state of the round.
 
-What the player knows once the bidding is over (CONTRACT.md, "Play advice"): the cards it still holds,
+What the player knows once the bidding is over (docs/guide/advisor.md, "Which card now?"): the cards it still holds,
 its seat, the player count, the trump (or the turned-up card), every player's bid (seat 1 first, its own
 included), the hook, and the cards played so far in order of play (``"5H,AH,2S,9C/KD"``). Seat 1 leads
 trick one and the rules' trick winner says who leads each next trick, so the order of play says who
@@ -134,7 +134,7 @@ class PlayQuestion(HandRound):
         return text + TRICK_SEPARATOR if self.played and self.n_in_trick == 0 else text
 
     def describe(self) -> dict:
-        """The question's part of the CONTRACT.md JSON object (canonical forms)."""
+        """The question's part of the ``--json`` object (docs/guide/advisor.md) (canonical forms)."""
         return {
             "phase": "play",
             "hand": format_cards(self.hand),
@@ -339,7 +339,7 @@ def _check_own_plays(played, own, hand, players) -> None:
 
 
 def advice_phase(bids, seat, players) -> str:
-    """"play" when ``bids`` holds every player's bid (exactly ``players`` of them, CONTRACT.md), else
+    """"play" when ``bids`` holds every player's bid (exactly ``players`` of them, docs/guide/advisor.md), else
     "bid": bid advice then checks that they are the seat-1 earlier bids, and names any other count."""
     got = parse_bids(bids)
     return "play" if got is not None and len(got) == players else "bid"

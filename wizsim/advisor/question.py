@@ -1,6 +1,6 @@
 """What the player asking for advice knows, checked and turned into the round kernel's fixed parts.
 
-The information set (RULES.md section 3): the player's hand, seat, the player count, the trump, the
+The information set (docs/rules.md section 3): the player's hand, seat, the player count, the trump, the
 turned-up card when given, the bids already heard, and the hook. The unknown cards are the 60 minus
 the hand minus the turned-up card:
 
@@ -157,19 +157,29 @@ def check_table(players, seat) -> tuple[int, int]:
     return players, seat
 
 
-def check_policy_name(name, what: str, default: str) -> str:
-    """The canonical policy name given as ``what`` (``policy``, ``play``), ``default`` when None; else an
-    error naming ``what``."""
+def builtin_policy(name: str, what: str) -> str:
+    """The canonical name of built-in policy ``name`` in the advisor's model (``what``: the argument);
+    a user's player (``FILE.py:NAME``) is refused as such: the model's kernels run built-in policies only."""
     from wizsim.policies import check_policy
+    from wizsim.policies.registry import looks_like_player_spec, policy_names
 
-    if name is None:
-        return default
-    if not isinstance(name, str):
-        raise AdviceTypeError(f"{what} must be a policy name, got {shorten(repr(name), 40)}")
+    if looks_like_player_spec(name):
+        raise AdviceError(f"{what}: {name.strip()!r} is a user's player, but the advisor's model of the table takes "
+                          f"built-in policies only: {', '.join(policy_names())}")
     try:
         return check_policy(name)
     except ValueError as err:
         raise AdviceError(f"{what}: {err}") from None
+
+
+def check_policy_name(name, what: str, default: str) -> str:
+    """The canonical policy name given as ``what`` (``policy``, ``play``), ``default`` when None; else an
+    error naming ``what``."""
+    if name is None:
+        return default
+    if not isinstance(name, str):
+        raise AdviceTypeError(f"{what} must be a policy name, got {shorten(repr(name), 40)}")
+    return builtin_policy(name, what)
 
 
 def check_sampling(samples, max_samples, method, methods: tuple[str, ...]) -> tuple[int | None, int | None]:

@@ -9,8 +9,8 @@ heuristic's card otherwise (``heuristic:play_noise``), so a card is the heuristi
 (only real choices, ``n > 1``) that is a likelihood of ``e``; with a prior of mean ``DEFAULT_PLAY_NOISE``
 (``Beta(1, 9)``: about ten cards' worth) its posterior mean is the player's noise. It never goes under
 the default: cards that match the model's keep the advisor's default humility, which also stands for what
-play cannot show (a player's bids). Measured in benchmarks/robustness.py ``--learn`` (README, "What the
-table showed"): heuristic seats keep 0.1, seats of ``search:worlds=8`` come out near 0.85 (they play the
+play cannot show (a player's bids). Measured in benchmarks/robustness.py ``--learn`` (docs/results.md, "Learning
+the table"): heuristic seats keep 0.1, seats of ``search:worlds=8`` come out near 0.85 (they play the
 heuristic's card 42% of the time), random seats near 1.
 
 Bids the same way: a finished round shows each player's whole hand, so each bid it made can be set
@@ -38,7 +38,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from wizsim.advisor.opponents import DEFAULT_BID_TRUST, DEFAULT_PLAY_NOISE, DEFAULT_SEAT_DOUBT
-from wizsim.cards import FIRST_JESTER, FIRST_WIZARD
+from wizsim.cards import FIRST_JESTER, FIRST_WIZARD, shorten
+from wizsim.config import MAX_PLAYERS, MIN_PLAYERS, check_count
 from wizsim.policies.heuristic import P_BID_SHIFT
 from wizsim.policies.model import MODEL_BLIND, MODEL_HEURISTIC, bids_likelihood, n_legal_bids, play_choices
 from wizsim.rules.kernels import forbidden_bid
@@ -225,9 +226,20 @@ def distinct_ids(cards) -> list[int]:
     return out
 
 
+def _check_record(record) -> None:
+    """A ``GameRecord`` (known by what it offers: the advisor sits below the record module), else a
+    ``TypeError`` naming the argument."""
+    if isinstance(record, type) or not all(hasattr(record, a) for a in ("rounds", "facts", "seat_players", "n_players")):
+        raise TypeError(f"record must be a wizsim.GameRecord (GameRecord.load(path) reads one), got "
+                        f"{shorten(repr(record), 40)} ({type(record).__name__})")
+
+
 def learn_table(record, before: int | None = None) -> TablePlay:
     """Each player's play in the finished rounds of a game record (those with every card in ``played``)
     before round index ``before`` (default: all of them)."""
+    _check_record(record)
+    if before is not None:
+        before = check_count(before, "before", 0, None)
     table = TablePlay(record.n_players)
     last = len(record.rounds) if before is None else min(before, len(record.rounds))
     for k in range(last):
@@ -268,6 +280,11 @@ def learned_policy(record, seat: int, players: int, r: int | None = None) -> lis
     not fit the record (another player count, round size, or ``me``'s seat)."""
     from wizsim.advisor.question import AdviceError
 
+    _check_record(record)
+    players = check_count(players, "players", MIN_PLAYERS, MAX_PLAYERS, error=AdviceError)
+    seat = check_count(seat, "seat", 1, players, error=AdviceError)
+    if r is not None:
+        r = check_count(r, "r", 1, None, error=AdviceError)
     k = question_round(record)
     if record.n_players != players:
         raise AdviceError(f"game: the record has {record.n_players} players, the question {players}")

@@ -1,8 +1,8 @@
 """Trump advice: the dealer facing a turned-up Wizard asks which suit to name.
 
 ``advise_trump(hand, seat, players=4, *, bids=None, hook=False, samples=None, seed=None, policy=None,
-play=None, bid_trust=None, play_noise=None, doubt=None) -> TrumpAdvice`` (CONTRACT.md, "Trump advice"). The dealer names the suit
-after the deal and before anyone bids (RULES.md 3, 4), so no bid has been heard: the other seats bid by
+play=None, bid_trust=None, play_noise=None, doubt=None) -> TrumpAdvice`` (docs/guide/advisor.md, "Which suit, dealer?"). The dealer names the suit
+after the deal and before anyone bids (docs/rules.md 3, 4), so no bid has been heard: the other seats bid by
 their policies on each simulated deal, seeing the named suit. For each suit the bid advisor's
 computation runs on the same deals (common random numbers: deal ``i`` is the same whatever the suit),
 every bid of the dealer is played to make it, and the suit's value is its best bid's expected score.
@@ -19,12 +19,12 @@ precision.
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass, field
 from functools import cached_property
 
 import numpy as np
 
+from wizsim._jit import Stopwatch
 from wizsim.advisor.advice import with_reasons
 from wizsim.advisor.question import AdviceError, make_question
 from wizsim.cards import FIRST_WIZARD, format_trump, shorten
@@ -49,6 +49,7 @@ class TrumpAdvice:
     policy: str
     close_call: list[str] | None = None
     seconds: float = 0.0
+    compile_seconds: float = 0.0  # compiling or loading kernels during the call: left out of ``seconds``
     warning: str | None = None  # what the answer had to give up (search players on fewer worlds), or None
     reasons: dict | None = None  # explain=True: where the numbers come from (``advisor.reasons``)
     # Monte Carlo only: each suit's value (its best bid's score) on every deal (n, 4), for paired comparisons
@@ -64,7 +65,7 @@ class TrumpAdvice:
 
     @cached_property
     def table(self):
-        """One row per suit S, H, D, C with the CONTRACT.md columns (a pandas DataFrame)."""
+        """One row per suit S, H, D, C with the columns docs/guide/advisor.md lists (a pandas DataFrame)."""
         import pandas as pd
 
         return pd.DataFrame(self.rows())
@@ -94,7 +95,7 @@ def advise_trump(hand, seat, players=4, *, bids=None, hook=False, samples=None, 
     from wizsim.advisor.reasons import check_explain
     from wizsim.config import check_flag, check_seed
 
-    started = time.perf_counter()
+    started = Stopwatch()
     play = check_policy_name(play, "play", PLAYER_POLICY)
     bid_trust = check_trust(bid_trust, "bid_trust")
     play_noise = check_trust(play_noise, "play_noise")
@@ -118,8 +119,11 @@ def advise_trump(hand, seat, players=4, *, bids=None, hook=False, samples=None, 
     describe["earlier_bids"] = []
     describe["hook"] = hook
     if q0.r == 1:
-        return _exact(qs, model, describe, started, explain)
-    return _monte_carlo(qs, model, describe, hook, samples, seed, max_samples, started, explain)
+        advice = _exact(qs, model, describe, started, explain)
+    else:
+        advice = _monte_carlo(qs, model, describe, hook, samples, seed, max_samples, started, explain)
+    advice.compile_seconds = started.compiled
+    return advice
 
 
 def _exact(qs, model, describe, started, explain=False) -> TrumpAdvice:
@@ -142,7 +146,7 @@ def _exact(qs, model, describe, started, explain=False) -> TrumpAdvice:
         from wizsim.advisor.reasons import trump_reasons
 
         advice.reasons = trump_reasons(qs[0].hand, best, p_win, p_win[[advice.best_index]], advice.best_index)
-    advice.seconds = time.perf_counter() - started
+    advice.seconds = started.seconds
     return advice
 
 
@@ -236,7 +240,7 @@ def _monte_carlo(qs, model, describe, hook, samples, seed, max_samples, started,
         expected = np.array([np.concatenate(parts[s])[:, best_bid[s]].mean() for s in SUITS])
         won = np.concatenate(parts_won[best])[:, [best_bid[best]]]
         advice.reasons = trump_reasons(q0.hand, best_bid, expected, card_chances(won, None, q0.hand)[0], best)
-    advice.seconds = time.perf_counter() - started
+    advice.seconds = started.seconds
     return advice
 
 

@@ -14,7 +14,7 @@ import threading
 
 import pyarrow as pa
 
-from wizsim._dask import cluster_workers, open_client
+from wizsim._dask import cluster_workers, open_client, worker_threads
 from wizsim.dataset.chunk import encode_batch, simulate_chunk
 from wizsim.dataset.run import write_files
 from wizsim.dataset.spec import RunSpec
@@ -28,7 +28,7 @@ _SIMULATE_LOCK = threading.Lock()
 def run_chunk(spec: RunSpec, k: int, threads: int | None, decision_timeout: float | None = None) -> dict[str, pa.Buffer]:
     """The task: chunk k's files, encoded on the worker."""
     with _SIMULATE_LOCK:
-        batch = simulate_chunk(spec, k, threads, decision_timeout)
+        batch = simulate_chunk(spec, k, worker_threads(threads), decision_timeout)
     return encode_batch(spec, k, batch)
 
 

@@ -1,7 +1,7 @@
 """Kernels that spread per-round results into per-row columns of the Parquet tables.
 
 A chunk of a million rounds is four million rows; building those columns with numpy takes several
-passes over memory, one pass here. Seats are 1-based in the output (RULES.md), 0-based in the input.
+passes over memory, one pass here. Seats are 1-based in the output (docs/rules.md), 0-based in the input.
 """
 
 from __future__ import annotations

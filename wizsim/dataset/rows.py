@@ -1,8 +1,7 @@
 """A chunk's simulated batch as the columns of ``io.schema``'s tables, one round size at a time.
 
 Inputs are in seat order, 0-based (index 0 = seat 1); outputs are 1-based seats and players, as the
-schema describes. Columns that the schema declares nullable and a mode does not fill (game id,
-player, total in rounds mode) are None, which the writer stores as nulls.
+schema describes. A rounds-mode batch has no game columns at all (``schema.GAME_ONLY``).
 """
 
 from __future__ import annotations
@@ -10,8 +9,18 @@ from __future__ import annotations
 import numpy as np
 import pyarrow as pa
 
+from wizsim.cards import format_card
 from wizsim.dataset.kernels import expand_round_rows, expand_trick_rows
 from wizsim.sim.driver import GameBatch, RoundBatch
+
+# The text columns' dictionaries: fixed, so that a file's bytes depend only on its rows.
+TRUMP_TEXTS = pa.array(["S", "H", "D", "C", "none"])  # trump code 0..3, -1 -> 4
+TURN_UP_TEXTS = pa.array([format_card(c) for c in range(52)] + ["W", "J", "none"])  # ids, Wizards, Jesters, none
+
+
+def _turn_up_index(turn_up: np.ndarray) -> np.ndarray:
+    t = turn_up.astype(np.int16)
+    return np.where(t < 0, 54, np.where(t >= 56, 53, np.where(t >= 52, 52, t))).astype(np.int8)
 
 
 def _constant_string(value: str, n: int) -> pa.DictionaryArray:
@@ -42,20 +51,26 @@ def rounds_columns(run_id: str, round_index, hands, trump, turn_up, bids, tricks
                       small["turn_up"], small["trump"])
     policy_idx = np.asarray(policy_idx, dtype=np.int8)
     policy_rows = np.tile(policy_idx, n) if policy_idx.ndim == 1 else policy_idx.reshape(-1)
+    bid_rows = np.ascontiguousarray(bids).reshape(-1)
+    trick_rows = np.ascontiguousarray(tricks).reshape(-1)
+    trump_rows = np.where(small["trump"] < 0, 4, small["trump"]).astype(np.int8)
     cols = {
         "run_id": _constant_string(run_id, m),
         "round_index": out_index,
-        "game_id": None if game_id is None else np.repeat(np.asarray(game_id, np.int64), p),
-        "game_round": None if game_round is None else np.full(m, game_round, np.int8),
-        "player": None if player is None else (np.asarray(player, np.int8) + 1).reshape(-1),
         "policy": pa.DictionaryArray.from_arrays(pa.array(policy_rows), pa.array(list(policy_names))),
         "hand": hands.reshape(-1),
-        "bid": np.ascontiguousarray(bids).reshape(-1),
-        "tricks": np.ascontiguousarray(tricks).reshape(-1),
+        "bid": bid_rows,
+        "tricks": trick_rows,
+        "made": bid_rows == trick_rows,
         "score": np.ascontiguousarray(scores).reshape(-1),
-        "total": None if total is None else np.ascontiguousarray(total).reshape(-1),
+        "trump_suit": pa.DictionaryArray.from_arrays(pa.array(trump_rows), TRUMP_TEXTS),
+        "turn_up_card": pa.DictionaryArray.from_arrays(pa.array(_turn_up_index(small["turn_up"])), TURN_UP_TEXTS),
         **small,
     }
+    if game_id is not None:
+        cols.update(game_id=np.repeat(np.asarray(game_id, np.int64), p), game_round=np.full(m, game_round, np.int8),
+                    player=(np.asarray(player, np.int8) + 1).reshape(-1),
+                    total=np.ascontiguousarray(total).reshape(-1))
     return m, cols
 
 
@@ -75,13 +90,13 @@ def tricks_columns(run_id: str, round_index, log_cards, log_leader, log_winner, 
     cols = {
         "run_id": _constant_string(run_id, m),
         "round_index": out_index,
-        "game_id": None if game_id is None else np.repeat(np.asarray(game_id, np.int64), r),
-        "game_round": None if game_round is None else np.full(m, game_round, np.int8),
         "trick": trick,
         "leader": leader,
         "cards": cards,
         "winner": winner,
     }
+    if game_id is not None:
+        cols.update(game_id=np.repeat(np.asarray(game_id, np.int64), r), game_round=np.full(m, game_round, np.int8))
     return m, cols
 
 

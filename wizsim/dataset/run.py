@@ -40,6 +40,7 @@ from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
+from wizsim._jit import Stopwatch
 from wizsim.config import ENGINES, check_flag
 from wizsim.dataset.chunk import encode_batch, simulate_chunk
 from wizsim.dataset.folder import MANIFEST, check_file, remove_owned, survey
@@ -69,7 +70,7 @@ class RunReport:
     units_written: int
     files_written: int
     bytes_written: int
-    seconds: float
+    seconds: float  # writing, compiling left out (``compile_seconds``)
     engine: str
     rounds_per_unit: int = 1  # rounds in a game (game mode)
     card_plays_per_unit: int = 0
@@ -78,6 +79,7 @@ class RunReport:
     recovered: bool = False  # the run file was lost and rebuilt from the files' own metadata
     files_verified: int = 0  # files of skipped chunks whose bytes matched their recorded digest
     files_decoded: int = 0  # files of skipped chunks with no digest recorded, decoded and checked page by page
+    compile_seconds: float = 0.0  # compiling or loading kernels during the run
 
     @property
     def units_per_second(self) -> float:
@@ -341,6 +343,10 @@ def write_run(out: str | os.PathLike, spec: RunSpec, *, engine: str = "local", t
         raise DatasetError("give --scheduler ADDRESS (an existing cluster) or --workers N (a local one), not both")
     allow_unverified_players = check_flag(allow_unverified_players, "allow_unverified_players")
     decision_timeout = check_timeout(decision_timeout)
+    if engine == "dask" and scheduler is not None:
+        from wizsim._dask import check_address
+
+        check_address(scheduler, DatasetError)  # before the folder is locked or touched
     if not isinstance(out, (str, os.PathLike)) or not os.fspath(out):
         raise DatasetError("the output folder is an empty path: name a folder (--out DIR)")
     out = Path(out)
@@ -398,7 +404,7 @@ def _write_locked(out: Path, spec: RunSpec, engine, threads, overwrite, schedule
         if progress:
             progress(stop - start)
 
-    t0 = time.perf_counter()
+    clock = Stopwatch()
     try:
         write_manifest(out, manifest)
         saved[0] = time.monotonic()
@@ -425,7 +431,7 @@ def _write_locked(out: Path, spec: RunSpec, engine, threads, overwrite, schedule
         if isinstance(err, OSError):
             raise _storage_error(err, out, kept) from None
         raise
-    report.seconds = time.perf_counter() - t0
+    report.seconds, report.compile_seconds = clock.seconds, clock.compiled
     execution.update(finished=_now(), seconds=round(report.seconds, 3), chunks_written=report.chunks_written)
     manifest["status"] = "complete"
     write_manifest(out, manifest)
@@ -433,7 +439,7 @@ def _write_locked(out: Path, spec: RunSpec, engine, threads, overwrite, schedule
 
 
 def write_dataset(out: str | os.PathLike, players: int = 4, *, r: int | None = None, rounds: int | None = None,
-                  games: int | None = None, policies="random", hook: bool = False, seed: int | None = 0,
+                  games: int | None = None, policies="heuristic", hook: bool = False, seed: int | None = 0,
                   trick_log: bool = False, chunk_size: int | None = None, engine: str = "local",
                   threads: int | None = None, overwrite: bool = False, scheduler: str | None = None,
                   workers: int | None = None, dask_processes: bool = True, progress=None,

@@ -1,1 +1,1 @@
-"""Random streams keyed by (run seed, round index, stream) and the dealer (RULES.md sections 2 and 3)."""
+"""Random streams keyed by (run seed, round index, stream) and the dealer (docs/rules.md sections 2 and 3)."""

@@ -8,7 +8,7 @@ plays after it), and so on; blocks have ``MAX_PLAYERS`` = 6 slots and the slots 
 ========== ============ =====================================================================
 offset      size         meaning
 ========== ============ =====================================================================
-HAND        60           1 for each card (id 0..59, RULES.md) in the observer's hand now
+HAND        60           1 for each card (id 0..59, docs/rules.md) in the observer's hand now
 TRICK       6 x 60       the current trick: slot ``rel * 60 + card`` is 1 when relative seat
                          ``rel`` played ``card`` into it
 PLAYED      60           every card played this round so far (the current trick included)
@@ -30,7 +30,7 @@ PHASE       4            one-hot: trump, bid, card, over
 
 Every entry is 0/1 except BID, TRICKS and ROUND (small counts): the tensor fits int8 exactly, and the
 environments give it as float32 (PettingZoo, OpenSpiel) or int8 (``VectorEnv``, to keep the batch in
-cache). It holds only what RULES.md lets the seat see: no other seat's cards.
+cache). It holds only what docs/rules.md lets the seat see: no other seat's cards.
 
 Actions (``N_ACTIONS`` = 85, one flat discrete space for every decision):
 

@@ -2,7 +2,7 @@
 ``"python_wizard"``, so ``pyspiel.load_game("python_wizard", {"players": 4, "r": 3})`` works and
 OpenSpiel's own algorithms (random simulation tests, MCTS, IS-MCTS, CFR on tiny rounds) play Wizard.
 
-One game is one round of ``r`` cards (RULES.md) with parameters ``players`` (3..6), ``r`` (1..60/players,
+One game is one round of ``r`` cards (docs/rules.md) with parameters ``players`` (3..6), ``r`` (1..60/players,
 default 3 so that tree searches stay small) and ``hook`` (the hook variant). Players 0..players-1 are
 seats 1..players: player 0 bids first and leads trick one, player ``players - 1`` deals.
 
@@ -11,7 +11,7 @@ seats 1..players: player 0 bids first and leads trick one, player ``players - 1`
   deal is uniform.
 - Actions are the flat actions of ``wizsim.envs.encoding`` (0..59 cards, 60..80 bids 0..20, 81..84 the
   dealer's trump suit on a turned-up Wizard); ``num_distinct_actions`` is 85.
-- Returns are the round scores (RULES.md 6) at the end: a general-sum game.
+- Returns are the round scores (docs/rules.md 6) at the end: a general-sum game.
 - The observer (``make_py_observer``) gives the observation tensor of ``encoding`` (611 floats: the seat's
   view), and with perfect recall that tensor followed by the order of play (``r * players`` slots of 60);
   strings are the open table's information state text. ``resample_from_infostate`` redeals the hidden

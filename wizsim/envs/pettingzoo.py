@@ -11,7 +11,7 @@
 Each agent observes ``{"observation": float32 (OBS_DIM,), "action_mask": int8 (N_ACTIONS,)}``
 (``wizsim.envs.encoding``: the seat's view only, and the flat action space 0..59 cards, 60..80 bids,
 81..84 trump suits); the mask is all zeros when it is not that agent's decision. The reward is each
-agent's round score (RULES.md 6: 20 + 10 per trick on the bid, else -10 per trick off) when a round
+agent's round score (docs/rules.md 6: 20 + 10 per trick on the bid, else -10 per trick off) when a round
 ends, so an agent's return over a whole game is its game total. ``reset(seed=...)`` makes episodes
 repeatable. ``render()`` gives the table as text (``"ansi"`` returns it, ``"human"`` prints it).
 """

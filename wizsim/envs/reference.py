@@ -1,6 +1,6 @@
 """Plain-Python twins of ``envs.vector``'s kernels, built on the open table (``wizsim.Round``, the built-in
 players' ``decide``, ``encoding.encode_observation``): the same interface and the same semantics, written
-from CONTRACT.md's open table rather than from the kernels. Slow, and only for the tests that pin the
+from the open table's documentation (docs/guide/players.md) rather than from the kernels. Slow, and only for the tests that pin the
 kernels to them.
 
 - ``ReferenceVectorEnv``: the twin of ``VectorEnv`` (``reset_kernel``, ``step_kernel``,

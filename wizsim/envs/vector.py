@@ -46,7 +46,7 @@ import numpy as np
 from wizsim._jit import inline_kernel, kernel, lean_kernel
 from wizsim.bits import ZERO, bit, lowest_bit, popcount, select_bit
 from wizsim.cards import FULL_DECK_MASK, N_CARDS, N_RANKS, N_SUITED
-from wizsim.config import ConfigError, check_count, n_game_rounds
+from wizsim.config import ConfigError, check_count, check_seed, n_game_rounds
 from wizsim.deal.kernels import DEAL_STREAM, PLAY_STREAM, deal_round, rand_below, stream_key
 from wizsim.envs.encoding import (
     BID,
@@ -477,7 +477,7 @@ class VectorEnv:
         self._seed(seed)
 
     def _seed(self, seed):
-        self.seed = secrets.randbits(63) if seed is None else int(seed)
+        self.seed = secrets.randbits(63) if seed is None else check_seed(seed)
         self._scal[:, S_EP] = -1
         self._action_rng = np.array([stream_key(np.uint64(self.seed), np.int64(i), ACTION_STREAM)
                                      for i in range(self.n)], np.uint64)
@@ -509,10 +509,11 @@ class VectorEnv:
 
     def step(self, actions) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """One flat action per row; returns (obs, masks, rewards, dones), arrays the env reuses (copy to keep)."""
+        checked = self._check_actions(actions)
         if (self._scal[:, S_EP] < 0).any():
             raise RuntimeError("call reset() before step(): some rows hold no round yet")
         a = self._actions
-        a[:] = actions
+        a[:] = checked
         if self.opponents is None:
             bad = step_kernel(np.uint64(self.seed), a, self.players, self.r, self.hook, self.auto_reset, self._scal,
                               self._dealt, self._live, self._seat_played, self._voids, self._trick, self._bids,
@@ -529,6 +530,21 @@ class VectorEnv:
                              f"{[a for a in range(N_ACTIONS) if int(self._legal[bad, a >> 6]) >> (a & 63) & 1]}; no row was stepped")
         rewards = self.rewards[:, 0] if self.opponents else self.rewards
         return self.obs, self.masks, rewards, self.dones
+
+    def _check_actions(self, actions) -> np.ndarray:
+        """``actions`` as whole numbers, one per row (or one for every row); a float, a bool or text is
+        refused rather than cast (1.7 is not action 1, "3" is not action 3)."""
+        try:
+            arr = np.asarray(actions)
+        except (ValueError, TypeError):  # ragged nesting
+            raise TypeError(f"actions must be {self.n} whole numbers, one per row; got {type(actions).__name__}") \
+                from None
+        if arr.dtype.kind not in "iu":
+            raise TypeError(f"actions must be whole numbers (action ids 0..{N_ACTIONS - 1}), got an array of "
+                            f"{arr.dtype} ({repr(actions)[:40]})")
+        if arr.shape not in ((), (self.n,)):
+            raise ValueError(f"actions must hold one action per row ({self.n}), got shape {arr.shape}")
+        return arr
 
     def sample_actions(self) -> np.ndarray:
         """A uniformly random legal action per row (-1 for a finished row), drawn in a kernel."""

@@ -30,6 +30,7 @@ from wizsim.io.schema import (
     RULES_VERSION,
     SCHEMA_VERSION,
     file_schema,
+    mode_of,
     partitioning_schema,
     table_schema,
 )
@@ -60,9 +61,10 @@ def to_table(table: str, n_rows: int, columns: dict, metadata: dict[bytes, bytes
 
     ``columns`` maps every column name to a numpy array or pyarrow Array of ``n_rows`` values, or to
     None for an all-null column (allowed only where the schema says nullable). Values are cast
-    safely: an out-of-range value or a wrong length raises ``DatasetError``.
+    safely: an out-of-range value or a wrong length raises ``DatasetError``. Columns with game columns
+    are a games-mode file, columns without them a rounds-mode one (``schema.GAME_ONLY``).
     """
-    schema = file_schema(table)
+    schema = file_schema(table, mode_of(columns))
     names = set(schema.names)
     extra = sorted(set(columns) - names)
     missing = sorted(names - set(columns))
@@ -149,9 +151,12 @@ def open_dataset(path: str | os.PathLike, table: str = "rounds") -> ds.Dataset:
     """One table of a dataset folder, partition columns typed as in the schema, versions checked."""
     root = table_root(path, table)
     part = ds.partitioning(partitioning_schema(), flavor="hive")
-    schema = table_schema(table)
-    dataset = ds.dataset(str(root), format="parquet", partitioning=part, schema=schema)
+    dataset = ds.dataset(str(root), format="parquet", partitioning=part, schema=table_schema(table))
     first = next(iter(dataset.get_fragments()), None)
-    if first is not None:
-        check_versions(first.physical_schema.metadata or {}, first.path)
-    return dataset
+    if first is None:
+        return dataset
+    physical = first.physical_schema
+    check_versions(physical.metadata or {}, first.path)
+    # a dataset holds one run: its first file says whether the game columns exist (rounds mode: not at all)
+    return ds.dataset(str(root), format="parquet", partitioning=part,
+                      schema=table_schema(table, mode_of(physical.names)))

@@ -12,7 +12,7 @@ seats are 1-based (seat 1 bids first and leads trick one, seat ``players`` deals
 
 Bump ``SCHEMA_VERSION`` on any column change; ``RULES_VERSION`` (wizsim.config) when the simulated
 results of a seed could change. The writer stamps both into every file and the reader checks them.
-``docs/schema.md`` and the README's schema section are generated from this module
+``docs/schema.md`` is generated from this module
 (``scripts/gen_schema_docs.py``).
 """
 
@@ -22,7 +22,7 @@ import pyarrow as pa
 
 from wizsim.config import RULES_VERSION
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: made, trump_suit, turn_up_card; rounds-mode files without the game columns
 PARTITION_COLUMNS = ("players", "round")
 
 # schema-level metadata keys (bytes, as Parquet stores them)
@@ -35,6 +35,7 @@ KEY_FILE = b"wizsim.file"  # JSON: this file's chunk and partition values
 DESCRIPTION = b"description"
 
 _POLICY = pa.dictionary(pa.int8(), pa.string())
+_TEXT = pa.dictionary(pa.int8(), pa.string())  # a few distinct texts: stored once, each row an index
 _RUN_ID = pa.dictionary(pa.int8(), pa.string())
 
 
@@ -47,10 +48,10 @@ _RUN_FIELDS = [
            "and file of one run."),
     _field("round_index", pa.int64(), "The round's index in the run's random stream: round i of a run depends only "
            "on (seed, i). Rounds mode: 0..rounds-1. Game mode: game_id * (60 / players) + game_round - 1."),
-    _field("game_id", pa.int64(), "Game mode: the game's index in the run (0..games-1). Null in rounds mode.",
+    _field("game_id", pa.int64(), "Game mode only: the game's index in the run (0..games-1).",
            nullable=True),
-    _field("game_round", pa.int8(), "Game mode: the round's number in its game, 1..60/players (equal to the cards "
-           "per player). Null in rounds mode.", nullable=True),
+    _field("game_round", pa.int8(), "Game mode only: the round's number in its game, 1..60/players (equal to the "
+           "cards per player).", nullable=True),
 ]
 _PARTITION_FIELDS = [
     _field("players", pa.int8(), "Players at the table, 3..6 (partition column: in the folder name)."),
@@ -62,8 +63,8 @@ ROUNDS = pa.schema(
     _RUN_FIELDS + _PARTITION_FIELDS + [
         _field("seat", pa.int8(), "Seat 1..players counted from the dealer's left: seat 1 bids first and leads "
                "trick one, seat `players` deals."),
-        _field("player", pa.int8(), "Game mode: the player (identity 1..players) in this seat this round; the deal "
-               "passes left each round. Null in rounds mode.", nullable=True),
+        _field("player", pa.int8(), "Game mode only: the player (identity 1..players) in this seat this round; the "
+               "deal passes left each round.", nullable=True),
         _field("policy", _POLICY, "Name of the policy that played this seat."),
         _field("hand", pa.uint64(), "The seat's hand as dealt: a bit mask, bit `id` set for each card id held "
                "(docs/rules.md: 2S=0 .. AC=51, Wizards 52..55, Jesters 56..59)."),
@@ -75,10 +76,15 @@ ROUNDS = pa.schema(
                "of a game deals every card)."),
         _field("trump", pa.int8(), "Trump suit of the round: 0 S, 1 H, 2 D, 3 C, -1 none (a turned-up Jester or "
                "nothing turned up; a turned-up Wizard lets the dealer choose)."),
+        _field("trump_suit", _TEXT, "The trump as text: S, H, D, C or none (the `trump` column's code, readable "
+               "without the rules)."),
+        _field("turn_up_card", _TEXT, "The turned-up card as text (7D, TS, W a Wizard, J a Jester) or none (the "
+               "`turn_up` column, readable without the rules)."),
         _field("bid", pa.int8(), "Tricks the seat bid, 0..round."),
         _field("tricks", pa.int8(), "Tricks the seat took, 0..round; a round's tricks sum to `round`."),
+        _field("made", pa.bool_(), "Whether the seat took exactly the tricks it bid (tricks == bid)."),
         _field("score", pa.int16(), "Round score: 20 + 10 * tricks when tricks == bid, else -10 * |tricks - bid|."),
-        _field("total", pa.int16(), "Game mode: the player's running total after this round. Null in rounds mode.",
+        _field("total", pa.int16(), "Game mode only: the player's running total after this round.",
                nullable=True),
     ],
     metadata={KEY_TABLE: b"rounds", KEY_SCHEMA_VERSION: str(SCHEMA_VERSION).encode(),
@@ -100,21 +106,36 @@ TRICKS = pa.schema(
 )
 
 TABLES = {"rounds": ROUNDS, "tricks": TRICKS}
+MODES = ("games", "rounds")
+# The columns only whole games fill: a rounds-mode dataset has none of them (not columns of nulls).
+GAME_ONLY = {"rounds": ("game_id", "game_round", "player", "total"), "tricks": ("game_id", "game_round")}
 
 
-def table_schema(table: str) -> pa.Schema:
+def table_schema(table: str, mode: str = "games") -> pa.Schema:
+    """A table's columns in a dataset of ``mode``: ``"games"`` (every column) or ``"rounds"`` (no game columns)."""
     try:
-        return TABLES[table]
+        schema = TABLES[table]
     except KeyError:
         raise ValueError(f"unknown table {table!r}: choose from {', '.join(TABLES)}") from None
+    if mode not in MODES:
+        raise ValueError(f"unknown mode {mode!r}: choose from {', '.join(MODES)}")
+    if mode == "rounds":
+        for name in GAME_ONLY[table]:
+            schema = schema.remove(schema.get_field_index(name))
+    return schema
 
 
-def file_schema(table: str) -> pa.Schema:
+def file_schema(table: str, mode: str = "games") -> pa.Schema:
     """The columns a data file holds: the table without its partition columns (they are in the path)."""
-    schema = table_schema(table)
+    schema = table_schema(table, mode)
     for name in PARTITION_COLUMNS:
         schema = schema.remove(schema.get_field_index(name))
     return schema
+
+
+def mode_of(names) -> str:
+    """The mode of a file or table from its column names: game columns mean whole games."""
+    return "games" if "game_id" in names else "rounds"
 
 
 def partitioning_schema() -> pa.Schema:

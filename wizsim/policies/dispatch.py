@@ -5,7 +5,7 @@ point at slots, so two seats may run the same kind with different parameters. Ke
 function pointers cheaply under ``prange``, so the kind is an int and dispatch is an ``if`` chain
 that Numba inlines.
 
-What a policy is shown is exactly what its player may see (RULES.md: bids are public, played cards
+What a policy is shown is exactly what its player may see (docs/rules.md: bids are public, played cards
 and the turned-up card are seen by all); nothing else is passed in, which is what keeps a policy
 honest. Seats are 0-based here (index 0 = seat 1, the last index is the dealer).
 

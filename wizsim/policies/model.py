@@ -40,7 +40,7 @@ wild player at a table of sensible ones. A seat's part of the likelihood is then
 their posteriors playing ``random`` (bid advice; play advice weighs its worlds so, a seat's chosen cards
 in its part, ``play_seat_likelihoods``, and plays them out on the model's table). Seats not heard yet
 keep the model: nothing tells about them, and playing them at random at a table that is the model would
-cost the advice there (README, robustness).
+cost the advice there (docs/results.md, robustness).
 
 No legal observation gets weight 0 unless a trust is exactly 1, so no legal state is ever
 impossible: unlikely evidence only counts for less. At trust 0 every world gets the same weight, and the

@@ -1,7 +1,7 @@
 """The observation record: what a seat sees when it decides, the one argument of every policy's decision.
 
 Every decision (the dealer's trump on a turned-up Wizard, a bid, a card) shows the deciding seat one
-``Obs``, built here by ``observe`` and nowhere else. It holds exactly what that seat may see (RULES.md:
+``Obs``, built here by ``observe`` and nowhere else. It holds exactly what that seat may see (docs/rules.md:
 bids are public, played cards and the turned-up card are seen by all; who played what follows from
 seat 1 leading trick one and the trick winners leading the next), which is what keeps a policy honest.
 Adding a fact for the policies means a field here and an argument of ``observe``; the kernels that

@@ -13,7 +13,7 @@ cards on their own: Jester 0 < side card (21 + rank) < trump (51 + rank) < Wizar
 the lowest id. The value table layout (feature indices) is the data contract shared with the kernel.
 
 Worlds and search (written from the docstrings of ``policies.worlds`` and ``policies.search`` and the
-README's "search" paragraph). Cards are sets of ids, a world is a list of sets; where a card may go is
+the "search" paragraph of docs/guide/tournaments.md). Cards are sets of ids, a world is a list of sets; where a card may go is
 asked of small ``Slot`` objects, a decision is a table of round scores. They take the same draws from
 the stream in the same order as the kernels (the order each docstring states), so kernel and twin
 agree exactly on the same stream state.
@@ -400,7 +400,7 @@ def heuristic_tricks(players: int, turn_up: int, trump: int, hands, bids, tricks
         trick.cards.append(card)
 
 
-# --- search (``policies.search``), written from its docstring and README's "search" paragraph ---
+# --- search (``policies.search``), written from its docstring and docs/guide/tournaments.md's "search" paragraph ---
 #
 # A decision is a table of round scores, one row per world and one column per candidate; the worlds come
 # from ``sample_world`` above, the play-outs from ``heuristic_tricks`` above, every rule from the rules twin.

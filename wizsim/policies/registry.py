@@ -1,6 +1,6 @@
 """The policy registry: every policy by name (and the users' Python players seated in this process), what its kernel needs, and the names' grammar.
 
-A policy name may carry parameters after colons (CONTRACT.md): ``NAME[:VALUE|:KEY=VALUE]...``.
+A policy name may carry parameters after colons (docs/guide/tournaments.md, "Policies"): ``NAME[:VALUE|:KEY=VALUE]...``.
 Bare values fill the entry's parameters in declared order, ``key=value`` sets one by name, e.g.
 ``heuristic:0.25`` or ``heuristic:bid_shift=0.25``. The *canonical* name is the lower-case name
 followed by ``:key=value`` for every parameter that differs from its default, in declared order
@@ -27,7 +27,7 @@ from wizsim.config import ConfigError
 from wizsim.policies.dispatch import HEURISTIC, KINDS, RANDOM, SEARCH, USER, kernel_ext
 
 N_PARAMS = 8  # columns of a slot's params row
-DEFAULT_POLICY = "random"  # simulate's policy when none is named
+DEFAULT_POLICY = "heuristic"  # simulate's and the datasets' policy when none is named (random measures nothing)
 
 
 @dataclass(frozen=True)

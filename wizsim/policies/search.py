@@ -49,7 +49,7 @@ DEFAULT_WORLDS = 32
 DEFAULT_DOUBLINGS = 2
 DEFAULT_BID_TRUST = 0.9
 # How far the cards of the current trick are trusted as evidence (``policies.model.trick_likelihood``):
-# off by default, as measured (README, search): it did not make the policy stronger.
+# off by default, as measured (docs/results.md, strength): it did not make the policy stronger.
 DEFAULT_PLAY_TRUST = 0.0
 MAX_WORLDS = 4096
 # Draws per world before the likeliest one drawn stands (policies.worlds.sample_world).

@@ -1,6 +1,6 @@
 """The game record: a whole game of Wizard as a player knows it, read, checked and written as JSON.
 
-The format (CONTRACT.md, "Game record and review"; ``game.schema.json`` beside this module; the page
+The format (docs/game-record.md; ``game.schema.json`` beside this module; the page
 ``docs/game-record.md``): ``players`` (names in seating order, clockwise), ``first_dealer`` (index into
 ``players``), ``hook``, ``me`` (optional: whose decisions a review rates) and ``rounds``, each ``{"r",
 "turn_up", "trump", "bids", "tricks", "hand", "played"}`` with the bids and tricks in the order of
@@ -49,6 +49,15 @@ ROUND_FIELDS = ("r", "turn_up", "trump", "bids", "tricks", "hand", "played", "hi
 HINT_KINDS = ("trump", "bid", "card")
 TRICK_SEPARATOR = "/"
 MAX_NAME = 40
+# The most a game record read from a file may hold: a whole game's record is a few KB (3 players, 20 rounds,
+# every card played: about 6 KB indented), so 1 MiB is room for any record and refuses /dev/zero or a
+# wrong file before it fills the memory.
+MAX_RECORD_BYTES = 1024 * 1024
+MAX_NUMBER_DIGITS = 100  # a number in a record is a count or an index: more digits than this is not one
+# characters a name may not hold: they change how the names around them read on the sheet and in exports
+# (bidi embeddings, overrides and isolates, the direction marks), or are not text at all (controls, lone
+# surrogates, line and paragraph separators)
+BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 
 
 class RecordError(ValueError):
@@ -119,12 +128,56 @@ def _is_int(value) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+class _LongNumber(str):
+    """A number of more than ``MAX_NUMBER_DIGITS`` digits in the JSON text, kept as its digits rather than
+    converted (Python refuses to convert 4,300 or more, in an error that names no entry): the check of the
+    entry it stands in then refuses it, naming the entry."""
+
+    def __repr__(self) -> str:
+        return f"a number of {len(self.lstrip('-')):,} digits"
+
+
+def _parse_int(text: str):
+    return _LongNumber(text) if len(text) > MAX_NUMBER_DIGITS else int(text)
+
+
+def loads(text):
+    """JSON text as Python objects, a number of more than ``MAX_NUMBER_DIGITS`` digits kept as a
+    ``LongNumber`` (its entry's check refuses it by name) and nesting too deep for Python a ``RecordError``."""
+    try:
+        return json.loads(text, parse_int=_parse_int)
+    except RecursionError:
+        raise RecordError("record: nested too deeply to be a game record (an object of rounds, each with lists of "
+                          "bids and tricks)") from None
+
+
+LongNumber = _LongNumber
+
+
 def _show(value) -> str:
+    if isinstance(value, _LongNumber):
+        return repr(value)
     try:
         text = json.dumps(value)
-    except (TypeError, ValueError):
-        text = repr(value)
+    except (TypeError, ValueError, RecursionError):
+        try:
+            text = repr(value)
+        except RecursionError:
+            text = f"a {type(value).__name__} nested too deeply to show"
     return shorten(text, 50)
+
+
+def _name_fault(name: str) -> str | None:
+    """What makes ``name`` unfit to print: a control character, a bidi override or mark, or a lone surrogate."""
+    import unicodedata
+
+    for i, ch in enumerate(name):
+        kind = unicodedata.category(ch)
+        if ch in BIDI_CONTROLS or kind in ("Cc", "Cs", "Zl", "Zp"):
+            what = unicodedata.name(ch, "a control character" if kind == "Cc" else "a lone surrogate" if kind == "Cs"
+                                    else "a separator")
+            return f"character {i + 1} is U+{ord(ch):04X} ({what})"
+    return None
 
 
 def _fail(where: str, message: str):
@@ -179,22 +232,40 @@ class GameRecord:
         """A record from JSON text (or bytes, or an already parsed object)."""
         if isinstance(text, (str, bytes, bytearray)):
             try:
-                obj = json.loads(text)
+                obj = loads(text)
             except json.JSONDecodeError as err:
                 raise RecordError(f"record: not valid JSON: {err.msg} at line {err.lineno} column {err.colno}") \
                     from None
+            except RecordError:
+                raise
+            except (UnicodeDecodeError, ValueError) as err:  # bytes not UTF-8 (ASCII-only: the JSON module's own)
+                raise RecordError(f"record: not valid JSON text: {shorten(str(err), 120)}") from None
         else:
             obj = text
-        return cls.from_dict(obj)
+        try:
+            return cls.from_dict(obj)
+        except RecursionError:  # an already parsed object nested thousands deep
+            raise RecordError("record: nested too deeply to be a game record") from None
 
     @classmethod
     def load(cls, path) -> GameRecord:
-        """A record from a JSON file."""
+        """A record from a JSON file of at most ``MAX_RECORD_BYTES`` (1 MiB; a whole game's record is a few
+        KB): a larger file, or an endless one like /dev/zero, is refused before it is read in full."""
         try:
-            text = Path(path).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as err:
+            with open(path, "rb") as f:
+                data = f.read(MAX_RECORD_BYTES + 1)
+        except OSError as err:
             raise RecordError(f"record: cannot read {path}: {getattr(err, 'strerror', None) or err}") from None
+        if len(data) > MAX_RECORD_BYTES:
+            raise RecordError(f"record: {path} holds more than {MAX_RECORD_BYTES:,} bytes (1 MiB), the most a game "
+                              f"record may hold (a whole game's record is a few KB)")
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as err:
+            raise RecordError(f"record: cannot read {path}: not UTF-8 text ({err.reason} at byte {err.start})") \
+                from None
         return cls.from_json(text)
+
 
     def to_dict(self) -> dict:
         out = {"players": list(self.players), "first_dealer": self.first_dealer, "hook": self.hook}
@@ -255,7 +326,7 @@ class GameRecord:
         return self._facts[k]
 
     def scores(self) -> list[list[int] | None]:
-        """Per round, each player's score by the rules (RULES.md 6); None for a round without tricks yet."""
+        """Per round, each player's score by the rules (docs/rules.md 6); None for a round without tricks yet."""
         from wizsim.rules.api import score
 
         return [None if rd.tricks is None else [int(score(b, t)) for b, t in zip(rd.bids, rd.tricks, strict=True)]
@@ -300,6 +371,10 @@ class GameRecord:
                 _fail(f"players[{i}]", f"a name (non-empty text), got {_show(name)}")
             if len(name) > MAX_NAME:
                 _fail(f"players[{i}]", f"a name of at most {MAX_NAME} characters, got {len(name)}")
+            fault = _name_fault(name)
+            if fault:
+                _fail(f"players[{i}]", f"a name may not hold control characters, bidi overrides or marks, or lone "
+                                       f"surrogates: {fault}")
             if name.strip() in seen:
                 _fail(f"players[{i}]", f"{name.strip()!r} is also players[{seen[name.strip()]}]: give each player "
                                        f"a different name")

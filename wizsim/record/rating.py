@@ -33,7 +33,7 @@ showed against the model (``advisor.table_fit``): the cards it chose among two o
 the heuristic's, its play noise, its bids and how many were the heuristic's own, its bid shift and the
 probability that it plays blind. The opponents' model takes the noise (``table_fit.MODELLED``).
 
-The result (CONTRACT.md): ``{"decisions": [...], "mean_loss", "decisions_rated",
+The result (docs/game-record.md, "The review"): ``{"decisions": [...], "mean_loss", "decisions_rated",
 "share_within_precision"}``, the decisions listed costliest first (highest ``loss``; ties in the order
 of play), plus ``"decisions_skipped"``: the decisions the record lacks the information for (no hand
 for that round), not rated (``Review.skipped``).
@@ -47,11 +47,11 @@ runner-up when the choice was the advised one); for a trump, each suit's expecte
 from __future__ import annotations
 
 import os
-import time
 from dataclasses import dataclass, field
 
 import numpy as np
 
+from wizsim._jit import Stopwatch
 from wizsim.cards import FIRST_JESTER, FIRST_WIZARD, format_card, format_cards, format_trump
 from wizsim.record.game import GameRecord, RecordError, RoundFacts
 from wizsim.stats import Z95, json_float
@@ -74,6 +74,7 @@ class Review:
     seed: int
     policy: str | None
     seconds: float = 0.0
+    compile_seconds: float = 0.0  # compiling or loading kernels: left out of ``seconds``
     players: list[str] = field(default_factory=list)
     me: int = 0
     learned: dict = field(default_factory=dict)  # round number -> the opponents' model its decisions used
@@ -99,7 +100,7 @@ class Review:
         return [d for d in self.decisions if d["loss_low"] is not None and d["loss_low"] > 0]
 
     def to_dict(self) -> dict:
-        """The CONTRACT.md JSON object."""
+        """The JSON object of ``--json`` (docs/guide/advisor.md)."""
         return {"decisions": [dict(d) for d in self.decisions], "mean_loss": json_float(self.mean_loss)
                 if self.mean_loss is not None else None, "decisions_rated": self.decisions_rated,
                 "share_within_precision": self.share_within_precision, "decisions_skipped": self.skipped,
@@ -272,7 +273,7 @@ def review(record, samples: int | None = None, seed: int | None = 0, policy=None
     from wizsim.advisor.question import check_policy_name, check_sampling
     from wizsim.config import check_flag, check_seed
 
-    started = time.perf_counter()
+    started = Stopwatch()
     check_flag(learn, "learn")
     rec = _as_record(record)
     samples = REVIEW_SAMPLES if samples is None else samples
@@ -300,4 +301,4 @@ def review(record, samples: int | None = None, seed: int | None = 0, policy=None
         table.append(dict(zip(PLAYER_FIELDS, (name, x.choices, x.model_cards, x.noise, x.bids, x.model_bids,
                                               x.bid_shift, x.blind), strict=True)))
     return Review([rated[i] for i in order], skipped, samples, seed, None if policy is None else str(policy),
-                  time.perf_counter() - started, list(rec.players), rec.me, learned or {}, table)
+                  started.seconds, started.compiled, list(rec.players), rec.me, learned or {}, table)

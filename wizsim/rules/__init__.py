@@ -1,6 +1,6 @@
-"""The rules of Wizard (RULES.md sections 5 and 6) as kernels over card ids and uint64 masks.
+"""The rules of Wizard (docs/rules.md sections 5 and 6) as kernels over card ids and uint64 masks.
 
-Summary of what the kernels implement (RULES.md is the authority, written from ``shared/seeds``):
+Summary of what the kernels implement (docs/rules.md is the authority):
 
 - The led suit of a trick is set by its first card that is not a Jester: a suited card sets its suit;
   a Wizard frees the trick (no led suit, anyone may play anything); while only Jesters are down there

@@ -3,7 +3,7 @@
 They take card text (``"J,W,2C"``), 1-D sequences of ids or of card texts, and check everything the
 kernels assume: bad input raises ``ValueError`` (``TypeError`` for the wrong kind of value) with a
 message that names the argument. A Wizard or Jester id given both in the hand and on the trick is
-two copies (RULES.md 1: they are interchangeable).
+two copies (docs/rules.md 1: they are interchangeable).
 """
 
 from __future__ import annotations
@@ -53,6 +53,8 @@ def _counts(value, name: str) -> np.ndarray:
             arr = np.asarray(value)
         except (ValueError, TypeError):  # ragged nesting
             raise TypeError(f"{name}: not a number or an array of numbers") from None
+        if arr.size == 0:  # no bids (no tricks) at all: an empty answer, whatever dtype NumPy guessed for []
+            arr = arr.astype(np.int64)
         if arr.dtype.kind not in "iu":
             raise TypeError(f"{name}: must be whole numbers 0..{MAX_ROUND}, got {arr.dtype.name} "
                             f"({str(value)[:40]!r})")
@@ -63,7 +65,7 @@ def _counts(value, name: str) -> np.ndarray:
 
 
 def score(bid, tricks):
-    """Round score (RULES.md 6); elementwise on numpy arrays, an int for scalars.
+    """Round score (docs/rules.md 6); elementwise on numpy arrays, an int for scalars.
 
     ``bid`` and ``tricks`` are whole numbers 0..20 (or integer arrays of them that broadcast)."""
     b, t = _counts(bid, "bid"), _counts(tricks, "tricks")

@@ -1,6 +1,6 @@
 """Jitted rules kernels: trump, the hook, the last round, led suit, legal plays, trick winner, score.
 
-Every rule of RULES.md has its one home here (twins in ``rules.reference``); other modules call these.
+Every rule of docs/rules.md has its one home here (twins in ``rules.reference``); other modules call these.
 
 A trick in progress is summarised by its *led* code: a suit 0..3, ``LED_NONE`` (-1: no card yet, or
 only Jesters so far) or ``LED_WIZARD`` (-2: a Wizard was the first non-Jester card, so the trick is
@@ -46,7 +46,7 @@ _FOLLOW_MASKS = np.array([FULL_DECK_MASK, FULL_DECK_MASK] + [int(m) for m in SUI
 
 @kernel
 def trump_of_turn_up(turn_up):
-    """Trump by RULES.md 3 from the turned-up card id (-1: nothing turned up, the last round): its
+    """Trump by docs/rules.md 3 from the turned-up card id (-1: nothing turned up, the last round): its
     suit for a suited card, ``NO_TRUMP`` for a Jester or nothing, ``DEALER_NAMES`` for a Wizard."""
     if turn_up < 0 or turn_up >= FIRST_JESTER:
         return NO_TRUMP
@@ -57,7 +57,7 @@ def trump_of_turn_up(turn_up):
 
 @kernel
 def forbidden_bid(hook, seat, players, r, total_so_far):
-    """The bid the hook (RULES.md 4) forbids ``seat`` (0-based; ``players - 1`` deals) after earlier
+    """The bid the hook (docs/rules.md 4) forbids ``seat`` (0-based; ``players - 1`` deals) after earlier
     bids totalling ``total_so_far``, or -1: only the dealer, and only when r - total is a bid 0..r."""
     left = r - total_so_far
     if hook and seat == players - 1 and 0 <= left <= r:
@@ -67,7 +67,7 @@ def forbidden_bid(hook, seat, players, r, total_so_far):
 
 @kernel
 def is_last_round(players, r):
-    """Whether a round of ``r`` cards deals the whole deck (RULES.md 2): nothing is turned up."""
+    """Whether a round of ``r`` cards deals the whole deck (docs/rules.md 2): nothing is turned up."""
     return players * r == N_CARDS
 
 

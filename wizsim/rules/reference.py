@@ -1,4 +1,4 @@
-"""Plain-Python twins of ``rules.kernels``, written from RULES.md sections 2-6, not from the kernels.
+"""Plain-Python twins of ``rules.kernels``, written from docs/rules.md sections 2-6, not from the kernels.
 
 They work on card ids and Python sets and model a trick as a small class, so a reader can check them
 against the rule book line by line. Tests run kernel and twin on the same random inputs.
@@ -17,7 +17,7 @@ DEALER_NAMES = 4  # mirror of rules.kernels.DEALER_NAMES: the twin does not impo
 
 @dataclass
 class Trick:
-    """A trick in play: the cards in order, and what RULES.md 5 says they establish."""
+    """A trick in play: the cards in order, and what docs/rules.md 5 says they establish."""
 
     trump: int
     cards: list[int] = field(default_factory=list)
@@ -61,7 +61,7 @@ class Trick:
 
 
 def trump_of_turn_up(turn_up: int) -> int:
-    """RULES.md 3: a suited card makes its suit trump; a Jester, or nothing turned up (the last
+    """docs/rules.md 3: a suited card makes its suit trump; a Jester, or nothing turned up (the last
     round), makes no trump; a Wizard lets the dealer name the suit."""
     if turn_up == NO_CARD or is_jester(turn_up):
         return NO_TRUMP
@@ -71,7 +71,7 @@ def trump_of_turn_up(turn_up: int) -> int:
 
 
 def forbidden_bid(hook: bool, seat: int, players: int, r: int, total_so_far: int) -> int:
-    """RULES.md 4: with the hook the dealer (the last seat, 0-based ``players - 1``) may not bid the
+    """docs/rules.md 4: with the hook the dealer (the last seat, 0-based ``players - 1``) may not bid the
     number that makes the bids add up to r; when that number is not a possible bid nothing is forbidden."""
     if not hook or seat != players - 1:
         return -1
@@ -80,7 +80,7 @@ def forbidden_bid(hook: bool, seat: int, players: int, r: int, total_so_far: int
 
 
 def is_last_round(players: int, r: int) -> bool:
-    """RULES.md 2: the round that deals all 60 cards turns nothing up."""
+    """docs/rules.md 2: the round that deals all 60 cards turns nothing up."""
     return players * r == N_CARDS
 
 

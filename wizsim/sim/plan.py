@@ -94,7 +94,7 @@ class RunPlan:
 
 
 def make_plan(players: int = 4, *, r: int | None = None, rounds: int | None = None, games: int | None = None,
-              policies="random", hook: bool = False, seed: int | None = 0, chunk_size: int | None = None) -> RunPlan:
+              policies="heuristic", hook: bool = False, seed: int | None = 0, chunk_size: int | None = None) -> RunPlan:
     """Check a run's parameters (``ConfigError`` naming the bad one) and plan its chunks.
 
     Rounds mode: ``r`` and ``rounds`` (default ``DEFAULT_ROUNDS``); games mode: ``games``. The chunk

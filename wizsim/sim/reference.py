@@ -1,6 +1,6 @@
 """Plain-Python twin of the round and game kernels (``sim.round.play_round``, ``sim.kernels``).
 
-Written from RULES.md with lists, sets and the ``Trick`` class of ``rules.reference``: deal and
+Written from docs/rules.md with lists, sets and the ``Trick`` class of ``rules.reference``: deal and
 turn-up (section 2), trump (section 3), bids in seat order with the optional hook (section 4), r
 tricks led by seat 1 and then by each trick's winner (section 5), scores (section 6). The only thing
 taken from the kernels is the order in which random numbers are drawn, because the twin must make
@@ -70,7 +70,7 @@ class RoundRecord:
 
 
 def round_trump(turn_up: int, fixed_trump: int, dealer_hand: list[int], play: Stream) -> int:
-    """Trump by RULES.md 3 (``rules.reference.trump_of_turn_up``); on a Wizard the dealer (here the
+    """Trump by docs/rules.md 3 (``rules.reference.trump_of_turn_up``); on a Wizard the dealer (here the
     random policy) names a suit. ``fixed_trump`` -1..3 overrides the turned-up card (the advisor's
     given trump), never the last round's "none"."""
     if turn_up == NO_CARD:

@@ -5,7 +5,7 @@ only in what they fix in advance and which policy sits in each seat:
 
 - ``fixed_hands[s]`` != 0 gives seat s its hand instead of dealing one;
 - ``turn_up_pool`` restricts what the turned-up card may be, ``fixed_trump`` (-1..3) sets trump
-  outright (``TRUMP_BY_RULES`` = -2 lets RULES.md section 3 decide);
+  outright (``TRUMP_BY_RULES`` = -2 lets docs/rules.md section 3 decide);
 - ``bid_mode[s]`` is ``BID_FREE`` (the seat's policy bids), ``BID_FORCED`` (the seat bids
   ``fixed_bids[s]``) or ``BID_CONDITION`` (the policy bids, and the round is rejected unless that
   equals ``fixed_bids[s]``: rejection sampling of hands consistent with a bid already heard).
@@ -73,7 +73,7 @@ def play_round(players, r, hook, seat_slot, slot_kind, slot_params, table,
 
     Parameters
     ----------
-    players, r : int; hook : bool (RULES.md 4's variant).
+    players, r : int; hook : bool (docs/rules.md 4's variant).
     seat_slot : (players,) int8, the policy slot of each seat; slot_kind : (n_slots,) int8;
         slot_params : (n_slots, k) float64; table : (m,) float64 data shared by the policies.
     fixed_hands : (players,) uint64; turn_up_pool : uint64; fixed_trump : int;

@@ -1,7 +1,7 @@
 """A simulated round as a plain, human-readable record (JSON-ready dict with canonical card text).
 
 Used for the golden transcripts in ``tests/golden/`` (written by ``scripts/regen_golden.py``) and for
-anyone who wants to read a round. Seats are numbered 1..players as in RULES.md (seat 1 bids first
+anyone who wants to read a round. Seats are numbered 1..players as in docs/rules.md (seat 1 bids first
 and leads trick one, seat ``players`` deals); hands are listed in ascending card id.
 """
 

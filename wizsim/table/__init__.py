@@ -1,5 +1,5 @@
 """The open table: a public round and game state anyone can step, and players as objects
-(CONTRACT.md, "Open table")."""
+(docs/guide/players.md, "The open table")."""
 
 from wizsim.table.game import Game
 from wizsim.table.observation import Observation

@@ -1,6 +1,6 @@
 """A whole game of Wizard anyone can step: rounds 1..60/players, the deal passing left each round.
 
-Players are numbered 1..players for the whole game; each round seats them from the dealer's left (RULES.md:
+Players are numbered 1..players for the whole game; each round seats them from the dealer's left (docs/rules.md:
 seat 1 sits left of the dealer), exactly as ``simulate_games`` does: the first dealer is drawn from the
 game's stream, round k (0-based) is dealt by player ``first_dealer + k`` and its seat s (0-based) is player
 ``first_dealer + k + 1 + s`` (mod players), and round k is round index ``index * R + k`` of the run.
@@ -42,14 +42,18 @@ class Game:
 
     # seats and players: 0-based arithmetic, 1-based numbers
     def dealer(self, k: int | None = None) -> int:
-        """The player who deals round ``k`` (0-based; default the current one)."""
-        k = self._k if k is None else k
+        """The player who deals round ``k`` (0-based, 0..n_rounds-1; default the current one)."""
+        k = self._k if k is None else check_count(k, "k (a round index)", 0, self.n_rounds - 1)
         return (self.first_dealer - 1 + k) % self.players + 1
 
     def player_at(self, seat: int, k: int | None = None) -> int:
+        """The player (1..players) in seat ``seat`` (1..players) of round ``k`` (default the current one)."""
+        seat = check_count(seat, "seat", 1, self.players)
         return (self.dealer(k) + seat - 1) % self.players + 1
 
     def seat_of(self, player: int, k: int | None = None) -> int:
+        """The seat (1..players) of player ``player`` (1..players) in round ``k`` (default the current one)."""
+        player = check_count(player, "player", 1, self.players)
         return (player - self.dealer(k) - 1) % self.players + 1
 
     @property

@@ -1,6 +1,6 @@
 """What one seat may see of a round in progress: the observation record every player reads.
 
-RULES.md decides what is public: the turned-up card, the trump, every bid, every card played and by
+docs/rules.md decides what is public: the turned-up card, the trump, every bid, every card played and by
 whom (seat 1 leads trick one, each trick's winner the next), the tricks taken, and so the voids a
 seat showed by not following suit. A seat's own hand is its alone. An ``Observation`` holds exactly
 that and nothing else; the built-in players (``table.players``) decide from it alone, so a player

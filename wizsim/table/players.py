@@ -22,7 +22,7 @@ from pathlib import Path
 import numpy as np
 
 from wizsim.bits import bit
-from wizsim.config import ConfigError, PlayerError
+from wizsim.config import ConfigError, PlayerError, check_seed
 from wizsim.deal.kernels import PLAY_STREAM, stream_key
 from wizsim.identity import file_identity, jitted_identity, module_identity, object_identity
 from wizsim.policies.dispatch import SEARCH, choose_bid, choose_card, choose_trump
@@ -71,7 +71,7 @@ class _Seated:
     decisions answered by ``decide(obs, rng)``."""
 
     def _stream(self, seed: int | None) -> None:
-        seed = secrets.randbits(63) if seed is None else seed
+        seed = secrets.randbits(63) if seed is None else check_seed(seed)
         self._rng = np.array([stream_key(np.uint64(seed), np.int64(0), PLAY_STREAM)], np.uint64)
 
     def trump(self, obs) -> int:

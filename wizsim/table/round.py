@@ -1,4 +1,4 @@
-"""A Wizard round anyone can step: the public round state of the open table (CONTRACT.md, "Open table").
+"""A Wizard round anyone can step: the public round state of the open table (docs/guide/players.md, "The open table").
 
 ``Round`` deals as the round kernel deals (``deal.kernels.deal_round`` on the stream of (seed, index)),
 keeps the state in the kernel's own arrays and moves it with the kernel's own bookkeeping
@@ -70,6 +70,11 @@ class Round:
         players = check_count(players, "players", 3, 6)
         r = check_count(r, "r", 1, n_game_rounds(players))
         self.players, self.r, self.hook = players, r, check_flag(hook, "hook")
+        if dealer_policy is not None:  # checked whether or not a Wizard turns up: a bad name is a bad name
+            try:
+                dealer_policy = as_player(dealer_policy)
+            except (ValueError, TypeError) as err:
+                raise ConfigError(f"dealer_policy: {err}") from None
         self.seed = check_seed(seed)
         self.index = check_count(index, "index", 0, 2**62)
         fixed = np.zeros(players, np.uint64)
@@ -108,7 +113,7 @@ class Round:
         self.trump: int | None = None if t == DEALER_NAMES else t
         self.phase = TRUMP if self.trump is None else BID
         if self.phase == TRUMP and dealer_policy is not None:
-            self._step(as_player(dealer_policy))
+            self._step(dealer_policy)
 
     # -- what anyone may ask ---------------------------------------------------------------------------
     @property
@@ -195,7 +200,7 @@ class Round:
         return self.observation(seat).information_state()
 
     def scores(self) -> tuple[int, ...]:
-        """Each seat's score for the round (RULES.md); 0 for every seat until the round is over."""
+        """Each seat's score for the round (docs/rules.md); 0 for every seat until the round is over."""
         if self.phase != OVER:
             return (0,) * self.players
         return tuple(int(score_round(self._bids[s], self._tricks[s])) for s in range(self.players))

@@ -274,10 +274,11 @@ REVIEW_EXAMPLE = {
 }
 
 
-def review_answer(body: dict) -> dict:
+def review_answer(body: dict, progress=None) -> dict:
     """``POST /api/review``: ``body`` is a game record (docs/game-record.md) with, optionally, the options
     ``samples``, ``seed``, ``policy``, ``play``, ``round`` (a round number or a list) and ``learn`` (true or
-    false) of ``wizsim review``; the answer is the CLI's ``--json`` object. A bad record raises the library's ``RecordError`` (a ``ValueError``)."""
+    false) of ``wizsim review``; the answer is the CLI's ``--json`` object. A bad record raises the library's ``RecordError`` (a ``ValueError``).
+    ``progress()`` is called after each decision rated (the server gives way to waiting questions there)."""
     from wizsim.record import GameRecord, review
 
     options = {k: body[k] for k in REVIEW_OPTIONS if k in body and body[k] is not None}
@@ -296,7 +297,7 @@ def review_answer(body: dict) -> dict:
         raise RequestError(f"learn must be true or false, got {_show(options['learn'])}")
     if "round" in options:
         options["rounds"] = options.pop("round")
-    return review(record, **options).to_dict()
+    return review(record, **options, progress=progress).to_dict()
 
 
 def check_record(body) -> dict:
@@ -308,3 +309,28 @@ def check_record(body) -> dict:
 
     record = GameRecord.from_dict(body)
     return {"record": record.to_dict(), "totals": record.totals()}
+
+
+def unparsed_body(raw: bytes) -> str | None:
+    """Why the framework could not parse a JSON body, naming the entry where it can (its own message, "There
+    was an error parsing the body", names none): nesting too deep for Python, or a number too long to
+    convert (Python's limit is 4,300 digits; no count here has more than a few). None: no such reason."""
+    from wizsim.record.game import MAX_NUMBER_DIGITS, LongNumber, RecordError, loads
+
+    try:
+        obj = loads(raw)
+    except RecordError:
+        return "the body is nested too deeply to be a request (a JSON object of fields)"
+    except ValueError:
+        return None
+    stack = [("", obj)]
+    while stack:
+        where, value = stack.pop()
+        if isinstance(value, LongNumber):
+            return (f"{where or 'body'}: {value!r} is not a count or an index (a number here has at most "
+                    f"{MAX_NUMBER_DIGITS} digits)")
+        if isinstance(value, dict):
+            stack.extend((f"{where}.{k}" if where else str(k), v) for k, v in reversed(list(value.items())))
+        elif isinstance(value, list):
+            stack.extend((f"{where}[{i}]", v) for i, v in reversed(list(enumerate(value))))
+    return None

@@ -12,7 +12,9 @@ answers computed at once in worker threads (the kernels release the GIL, so the 
 serving the page and the health check meanwhile), first come first served, at most
 ``WAITING_PER_WORKER`` per worker waiting, each for at most ``QUEUE_WAIT_S``; beyond either bound a
 request gets 503 with ``Retry-After`` at once rather than a place in an endless line. The health
-check never queues. Every error is ``{"detail": "one line"}``, never a stack trace. The page loads
+check never queues. A review (a whole game: one advice per decision) holds a worker for one decision at
+a time: between decisions it gives the worker to the questions waiting and queues again behind them
+(``Turn.give_way``), so a long review never starves advice. Every error is ``{"detail": "one line"}``, never a stack trace. The page loads
 nothing but its own files: the Content-Security-Policy forbids any other origin.
 """
 
@@ -43,6 +45,7 @@ from wizsim.web.api import (
     answer,
     check_record,
     review_answer,
+    unparsed_body,
     validation_message,
 )
 from wizsim.web.practice import PLAY_BODY, PLAY_EXAMPLE, PLAY_RESPONSES, PLAY_SUMMARY, play_answer  # POST /api/play
@@ -63,6 +66,7 @@ SECURITY_HEADERS = [
 _OWN_POLICY_PATHS = ("/docs", "/static-offline-docs")
 
 log = logging.getLogger("wizsim.web")
+BODY_KEY = "wizsim.body"
 
 
 def host_name(text: str) -> str | None:
@@ -167,25 +171,54 @@ class AnswerQueue:
         ahead = self.waiting + 1
         return max(1, min(math.ceil(self.wait_s), math.ceil(self.mean_s * ahead / self.workers)))
 
+    def _timed(self, started: float) -> None:
+        self.mean_s += 0.2 * (time.perf_counter() - started - self.mean_s)
+
     @contextlib.asynccontextmanager
     async def turn(self):
+        """A turn to compute; yields a ``Turn`` whose ``give_way()`` lets the questions waiting go first."""
         if self.limiter.available_tokens < 1 and self.waiting >= self.max_waiting:
             raise Busy(f"the server is busy: the line of questions is full ({self.waiting} waiting)", self.retry_after())
+        turn = Turn(self)
         self.waiting += 1
         try:
             with anyio.fail_after(self.wait_s):
-                await self.limiter.acquire()
+                await self.limiter.acquire_on_behalf_of(turn)
         except TimeoutError:
             raise Busy(f"the server is busy: no answer could start within {self.wait_s:g} s",
                        self.retry_after()) from None
         finally:
             self.waiting -= 1
-        started = time.perf_counter()
+        turn.started = time.perf_counter()
         try:
-            yield
+            yield turn
         finally:
-            self.limiter.release()
-            self.mean_s += 0.2 * (time.perf_counter() - started - self.mean_s)
+            self.limiter.release_on_behalf_of(turn)
+            self._timed(turn.started)
+
+
+class Turn:
+    """One question's turn of ``AnswerQueue``. A long answer made of many short steps (a whole game's
+    review: one advice per decision) calls ``give_way()`` between steps: when questions wait, it hands its
+    worker to them and queues again behind them (without a time limit: it holds its place in the work),
+    so that a review holds a worker for one decision at a time, never for the whole game."""
+
+    def __init__(self, queue: AnswerQueue):
+        self.queue = queue
+        self.started = time.perf_counter()
+
+    async def give_way(self) -> None:
+        queue = self.queue
+        if queue.waiting < 1:
+            return
+        queue.limiter.release_on_behalf_of(self)
+        queue._timed(self.started)  # the retry estimate counts this slice as one answer
+        queue.waiting += 1
+        try:
+            await queue.limiter.acquire_on_behalf_of(self)
+        finally:
+            queue.waiting -= 1
+        self.started = time.perf_counter()
 
 
 class BoundedBody:
@@ -211,6 +244,7 @@ class BoundedBody:
             more = message.get("more_body", False)
             if len(body) > self.limit:
                 return await self._too_large(send)
+        scope[BODY_KEY] = body  # for the message of a body the framework cannot parse (``api.unparsed_body``)
         replayed = False
 
         async def replay():
@@ -259,7 +293,10 @@ def create_app(workers: int = 1, hosts=LOCAL_HOSTS, any_address: bool = False) -
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(request: Request, exc: StarletteHTTPException):
-        return JSONResponse({"detail": str(exc.detail)}, status_code=exc.status_code, headers=exc.headers)
+        detail = str(exc.detail)
+        if exc.status_code == 400 and request.scope.get(BODY_KEY):  # the framework could not parse the body
+            detail = unparsed_body(request.scope[BODY_KEY]) or detail
+        return JSONResponse({"detail": detail}, status_code=exc.status_code, headers=exc.headers)
 
     @app.exception_handler(Exception)
     async def _unexpected(request: Request, exc: Exception):
@@ -292,7 +329,7 @@ def create_app(workers: int = 1, hosts=LOCAL_HOSTS, any_address: bool = False) -
     async def review(body: Annotated[dict, Body(description="A game record (docs/game-record.md) with, optionally, "
                                                             "samples, seed, policy, play, round and learn",
                                                 examples=[REVIEW_EXAMPLE])]):
-        return await _answered(review_answer, body)
+        return await _answered(review_answer, body, steps=True)
 
     @app.post("/api/record/check", summary="Check a game record (the score sheet's import and export)",
               responses={400: {"description": "The body is not a JSON object"},
@@ -310,11 +347,19 @@ def create_app(workers: int = 1, hosts=LOCAL_HOSTS, any_address: bool = False) -
     async def play(body: Annotated[dict, Body(description=PLAY_BODY, examples=[PLAY_EXAMPLE])]):
         return await _answered(play_answer, body)
 
-    async def _answered(call, fields):
-        """``call(fields)`` in a worker thread when the queue gives a turn; errors as one-line 4xx/503."""
+    async def _answered(call, fields, steps: bool = False):
+        """``call(fields)`` in a worker thread when the queue gives a turn; errors as one-line 4xx/503. With
+        ``steps``, ``call(fields, progress)`` calls ``progress`` between its steps, which gives the worker to
+        the questions waiting (``Turn.give_way``)."""
         try:
-            async with queue.turn():
-                result = await anyio.to_thread.run_sync(call, fields)
+            async with queue.turn() as turn:
+                if steps:
+                    def between(*_):
+                        anyio.from_thread.run(turn.give_way)
+
+                    result = await anyio.to_thread.run_sync(call, fields, between)
+                else:
+                    result = await anyio.to_thread.run_sync(call, fields)
         except Busy as busy:
             return JSONResponse({"detail": str(busy)}, status_code=503,
                                 headers={"retry-after": str(busy.retry_after)})

@@ -26,10 +26,20 @@ MAX_CONNECTIONS = 256
 _RECEIVING = (h11.IDLE, h11.SEND_BODY)  # the client's states while its request has not arrived whole
 
 
+def error_response(status: bytes, detail: str) -> bytes:
+    """A whole HTTP/1.1 error response (``status``: b"408 Request Timeout") with ``{"detail": ...}``, closing."""
+    body = json.dumps({"detail": detail}).encode()
+    return (b"HTTP/1.1 %s\r\ncontent-type: application/json\r\ncontent-length: %d\r\n"
+            b"connection: close\r\n\r\n%s" % (status, len(body), body))
+
+
 def timeout_response(seconds: float) -> bytes:
-    body = json.dumps({"detail": f"the request did not arrive whole within {seconds:g} s"}).encode()
-    return (b"HTTP/1.1 408 Request Timeout\r\ncontent-type: application/json\r\ncontent-length: %d\r\n"
-            b"connection: close\r\n\r\n%s" % (len(body), body))
+    return error_response(b"408 Request Timeout", f"the request did not arrive whole within {seconds:g} s")
+
+
+SHORT_BODY = error_response(b"400 Bad Request", "the request ended before its body did: fewer bytes came than its "
+                                                "Content-Length says")
+SHORT_HEAD = error_response(b"400 Bad Request", "the request ended before its head did")
 
 
 class DeadlineH11Protocol(H11Protocol):
@@ -87,14 +97,26 @@ class DeadlineH11Protocol(H11Protocol):
         """Whether part of a request came (then a 408 says why the connection closes)."""
         return self.conn.their_state is h11.SEND_BODY or bool(self.conn.trailing_data[0])
 
-    def _cut(self) -> None:
+    def _unanswered(self) -> bool:
+        """Whether no response has begun (h11 is ready to send one, or waits for a request)."""
+        return self.conn.our_state in (h11.IDLE, h11.SEND_RESPONSE)
+
+    def _cut(self, response: bytes | None = None) -> None:
+        """Close the connection; when part of a request came and nothing was answered, answer ``response``
+        first (default the 408 of a late request)."""
         self._disarm()
         self._waiting_line().pop(self, None)
         if self.transport.is_closing():
             return
-        if self._partial() and self.conn.our_state is h11.IDLE:
-            self.transport.write(timeout_response(self.request_timeout))
+        if self._partial() and self._unanswered():  # a head, or a head and part of its body
+            self.transport.write(response or timeout_response(self.request_timeout))
         self.transport.close()
+
+    def eof_received(self) -> None:
+        """The client closed its side: a request that had not arrived whole never will. A body shorter than
+        its Content-Length is a 400 (it would otherwise get no answer at all); then the connection closes."""
+        if self.conn.their_state in _RECEIVING and self._partial():
+            self._cut(SHORT_BODY if self.conn.their_state is h11.SEND_BODY else SHORT_HEAD)
 
     def _late(self) -> None:
         self._deadline = None

@@ -2,8 +2,10 @@
 
 The kernels are compiled (or loaded from Numba's cache) before the server says it is ready, by one
 small question of each kind the advisor answers: bid advice in round 1 (exact enumeration) and by
-Monte Carlo, play advice by enumeration (the last tricks) and by Monte Carlo. So the first person's
-answer takes as long as every later one.
+Monte Carlo, play advice by enumeration (the last tricks) and by Monte Carlo, each asked once with the
+default model and once with search in it (the kernels' second build). So the first person's answer,
+whichever built-in policies it names, takes as long as every later one, and no 503 is sent while a
+worker compiles.
 
 An empty ``--host`` is refused (the socket layer would read it as every interface); listening beyond
 this machine (a wildcard or a network address) is said in one line at start. The requests accepted
@@ -27,6 +29,16 @@ WARM_QUESTIONS = (
          played="W,TH,QS,3S/7D,J,6D,9D/5D,8D,AD,QD/JC,3C,AC,5C/2C,QC,J,KH/JD,3D,TD,KC/KS,4S,8S,5S/6C,J,2S,J/"
                 "W,7H,2H,4C/KD,4D,W,4H/9S,W,TS,6S/JH,AH,8H,QH"),
 )
+# The kernels compile once without the search policy's code and once with it (``dispatch.kernel_ext``):
+# the same questions with search in the model warm the second build, so that a first request naming
+# search does not compile inside a worker (87.6 s measured) while the line behind it is told "1 s".
+# random needs nothing of its own (it shares the first build). Few samples: the compile is the point.
+# A first warm-up on an empty Numba cache compiles both builds: measured 390.7 s on 2 cores shared with a
+# load of 15 (the search build 283 s of it; 87.6 s for it alone on a quiet machine, issue 32), 19.0 s when
+# loading them from the cache (2026-12-05). The ready line says how long it took.
+FIRST_WARM_SECONDS = 120  # what to expect on a quiet 2-core machine
+SEARCH_WARM = dict(policy="search", play="search")
+WARM_QUESTIONS += tuple({**q, **SEARCH_WARM, **({"samples": 4} if "samples" in q else {})} for q in WARM_QUESTIONS)
 
 
 def warm() -> float:
@@ -45,6 +57,13 @@ def warm_kernels() -> tuple:
     from wizsim.advisor.sampling import bid_kernels
 
     return (*bid_kernels(), *play_kernels())
+
+
+def needs_first_compile() -> bool:
+    """Whether warming compiles (an empty Numba cache here) rather than loads, for either build."""
+    from wizsim._jit import needs_compile
+
+    return needs_compile(*warm_kernels()) or needs_compile(*warm_kernels(), ext=(True, None))
 
 
 def answer_workers() -> int:
@@ -128,7 +147,6 @@ def serve(host: str, port: int, say: Callable[[str], None] = print, allow_hosts:
     are answered for the local names, ``host`` and ``allow_hosts`` (``app.AllowedHosts``)."""
     import uvicorn
 
-    from wizsim._jit import needs_compile
     from wizsim.web.app import LOCAL_HOSTS, WILDCARDS, create_app
     from wizsim.web.connections import DeadlineH11Protocol
 
@@ -140,9 +158,9 @@ def serve(host: str, port: int, say: Callable[[str], None] = print, allow_hosts:
     note = reach(address)
     if note:
         say(note)
-    first = needs_compile(*warm_kernels())
-    say(f"wizsim serve: warming the kernels for {url}"
-        + (" (a first run on this machine compiles them: 10-30 s)" if first else ""))
+    first = needs_first_compile()
+    say(f"wizsim serve: warming the kernels of every built-in policy for {url}"
+        + (f" (a first run on this machine compiles them: about {FIRST_WARM_SECONDS} s)" if first else ""))
     seconds = warm()
     workers = answer_workers()
     app = create_app(workers=workers, hosts=(*LOCAL_HOSTS, host, address, *allowed), any_address=address in WILDCARDS)

@@ -89,7 +89,7 @@ function parseCardText(text, tricks = false) {
   return { cards: out };
 }
 
-// The trick's winner (index into ``cards``), RULES.md 5: the first Wizard, else the highest trump,
+// The trick's winner (index into ``cards``), docs/rules.md 5: the first Wizard, else the highest trump,
 // else the highest card of the led suit, else (all Jesters) the first Jester.
 function trickWinner(cards, trump) {
   const w = cards.indexOf("W");

@@ -1,4 +1,4 @@
-"""The search-play diagnostic's replay (benchmarks/search_play.py, README "Why the search table misses"): a
+"""The search-play diagnostic's replay (experiments/search_play.py, docs/results.md, "Why the search table misses"): a
 round played with its trick log is replayed card by card, each card set beside the heuristic's in the
 same spot. On a table of heuristics that must be the heuristic's card every time; on a random table not."""
 
@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from benchmark_scripts import benchmark
+from experiment_scripts import experiment
 
 
 @pytest.fixture(scope="module")
 def search_play():
-    return benchmark("search_play")
+    return experiment("search_play")
 
 
 def test_a_heuristic_table_replays_to_the_heuristics_card_at_every_choice(search_play):

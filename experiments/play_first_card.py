@@ -1,9 +1,9 @@
 """Play advice's first card, two checks: does the pick flatter its own figure, and is its P(make) as said
 right where the model is?
 
-    python benchmarks/play_first_card.py                  # the pick: the heuristic table, 10 cards, 60 deals
-    python benchmarks/play_first_card.py --rounds 15 --table search:worlds=8
-    python benchmarks/play_first_card.py --as-said --told --rounds 10,15 --deals 250  # calibration, model told
+    python experiments/play_first_card.py                  # the pick: the heuristic table, 10 cards, 60 deals
+    python experiments/play_first_card.py --rounds 15 --table search:worlds=8
+    python experiments/play_first_card.py --as-said --told --rounds 10,15 --deals 250  # calibration, model told
 
 At the first card the hero (the heuristic) plays in each deal of ``benchmarks/robustness.py``'s tables:
 
@@ -40,7 +40,7 @@ TOLD = {"bid_trust": 1.0, "play_trust": 1.0, "doubt": 0.0, "seat_doubt": 0.0}
 
 
 def _robustness():
-    spec = importlib.util.spec_from_file_location("robustness", Path(__file__).with_name("robustness.py"))
+    spec = importlib.util.spec_from_file_location("robustness", Path(__file__).resolve().parent.parent / "benchmarks" / "robustness.py")
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     return mod

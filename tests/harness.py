@@ -1,5 +1,6 @@
 """Drive a real ``wizsim serve`` process and a headless Chromium: for the browser tests, the
-screenshot script and the benchmark (not used by the server itself).
+screenshot script (``scripts/screenshot_page.py``) and the serve benchmark (``benchmarks/serve.py``), which
+put ``tests/`` on their path. Not part of the package.
 
 ``served()`` starts ``wizsim serve --port 0`` (a free port on 127.0.0.1, no race for it) and yields
 its URL once the server says it is ready; ``chromium()`` opens Debian's Chromium through its

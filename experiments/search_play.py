@@ -1,8 +1,8 @@
 """How the search players play their cards against a heuristic hero: each of their cards replayed beside the
 heuristic's card in the same spot.
 
-    python benchmarks/search_play.py                         # 15 cards, 4 players, 150 deals a hero seat
-    python benchmarks/search_play.py --round 10 --policy heuristic:bid_shift=-0.5 --deals 2000
+    python experiments/search_play.py                         # 15 cards, 4 players, 150 deals a hero seat
+    python experiments/search_play.py --round 10 --policy heuristic:bid_shift=-0.5 --deals 2000
 
 The hero (the heuristic) sits in each seat in turn with three opponents of ``--policy``; every deal is
 played with its trick log and then replayed card by card (``policies.rollout.play_tricks``, the engine's
@@ -14,7 +14,7 @@ more), how often the card is the heuristic's, how often it takes the lead of the
 trick in the end; then the hero's make rate and tricks over its bid, and the opponents' make rate.
 
 This is the play the advisor's model of the opponents (the heuristic with play noise) leaves out at a
-table of ``search:worlds=8`` (README, "Why the search table misses"). A table of the heuristic replays
+table of ``search:worlds=8`` (docs/results.md, "Why the search table misses"). A table of the heuristic replays
 to the heuristic's card at every choice, which checks the replay (tests/test_search_play.py).
 """
 

@@ -1,6 +1,6 @@
 """Cheap stand-ins for the search players' play, tried as the advisor's model of a sharp table (issue 17).
 
-    python benchmarks/stand_ins.py            # 15 cards, 4 players, 2,000 deals, seed 5
+    python experiments/stand_ins.py            # 15 cards, 4 players, 2,000 deals, seed 5
 
 The hero (seat 1, the heuristic) with three opponents that bid as the heuristic with ``bid_shift`` and play
 one of: ``heuristic`` (the control); ``trick`` (they see the true deal only to judge the current trick:
@@ -9,9 +9,9 @@ lowest winner, one that does not its highest loser); ``round`` (they see the tru
 whose heuristic play-out of the rest of the round scores best for them: about 125 times the heuristic's
 cost); ``patient`` (the heuristic's cards, but a follower who still needs tricks ducks a trick it would
 take when its Wizards and bosses left cover its need: the search players take the lead of a trick half
-as often as the heuristic would there, ``benchmarks/search_play.py``). What the advisor would need from a
+as often as the heuristic would there, ``experiments/search_play.py``). What the advisor would need from a
 stand-in is what the search players do to the hero: at 15 cards it takes 0.73 tricks over its bid and
-makes it 46.7% of the time (53.7% among heuristics). No stand-in does that (README, robustness), so none
+makes it 46.7% of the time (53.7% among heuristics). No stand-in does that (docs/results.md, robustness), so none
 is in the model. The search players' own play costs
 25,000 times the heuristic's: ``wizsim simulate --round 15 --policies heuristic,search:worlds=8,...``.
 """
@@ -98,7 +98,7 @@ def _patient(own, need, hand, legal, played, trump, trick_cards, n_in_trick, led
     """The heuristic's card, except that a follower who still needs tricks and would take the lead of the
     trick with it ducks (the heuristic's discard among the cards that would not) when its Wizards and
     bosses left beside that card still cover what it needs: the patience the search players show
-    (benchmarks/search_play.py)."""
+    (experiments/search_play.py)."""
     if need <= 0 or n_in_trick == 0:
         return own
     w = _winners(legal, trump, led, STRENGTH[trump + 1, led + 2, trick_cards[win_pos]])

@@ -1,7 +1,7 @@
 """A cheap imitation of the search players' cards, tried as the advisor's model of a sharp table (issue 17).
 
-    python benchmarks/search_imitation.py                    # 15 cards, 4 players
-    python benchmarks/search_imitation.py --round 10
+    python experiments/search_imitation.py                    # 15 cards, 4 players
+    python experiments/search_imitation.py --round 10
 
 A table of ``search:worlds=8`` around a heuristic hero (the hero in each seat in turn) is played with its
 trick log; each card a search player chose among two or more is replayed (``policies.rollout.play_tricks``)
@@ -13,12 +13,12 @@ against every legal card alike and against the heuristic with its best play nois
 plays, taking its highest-scoring card (it costs a few heuristic card plays a card), with bids by the
 heuristic at ``bid_shift`` 0 and -0.5, around a heuristic hero: the hero's make rate and tricks over its
 bid, the imitators' make rate, beside the search table's own. Last, the robustness benchmark's seat-1
-bid questions (nothing heard: the same question at every table, ``benchmarks/results/
-robustness-bid-1200.json``) are predicted with the imitators as the opponents (the hero bids the advised
+bid questions (nothing heard: the same question at every table, ``benchmarks/raw/
+robustness-bid-1200.json``, the raw run that ``benchmarks/robustness.py`` writes) are predicted with the imitators as the opponents (the hero bids the advised
 bid, the other hands dealt at random, ``--sims`` deals a question) and set against what the hero made at
 the search table and at the heuristic table.
 
-What it showed (``benchmarks/results/search-imitation.txt``, README "Why the search table misses"): the
+What it showed (``experiments/results/search-imitation.txt``, docs/results.md, "Why the search table misses"): the
 search players' choices are barely predictable from such features (log-loss 1.48 against 1.56 for every
 card alike at 15 cards), yet at 15 cards the imitators hand the hero what the search players do and
 predict its seat-1 questions there within their interval; they make their own bids far less often than
@@ -47,7 +47,7 @@ from wizsim.sim.round import TRUMP_BY_RULES
 
 PLAYERS = 4
 SEED = 700
-RESULTS = Path(__file__).resolve().parent / "results"
+RAW = Path(__file__).resolve().parent.parent / "benchmarks" / "raw"  # robustness.py's raw runs
 N_FEATURES = 24
 MAX_ROWS = 4_000_000
 
@@ -240,7 +240,7 @@ def play_table(r: int, deals: int, weights, shift: float, seed: int) -> tuple[fl
 
 
 def deals_of(r: int, n: int, seed: int, hand: int = 0, turn_up: int = -1, trump: int = TRUMP_BY_RULES):
-    """``n`` deals by the engine's dealer (RULES.md: the turned-up card, a dealer's named suit on a Wizard,
+    """``n`` deals by the engine's dealer (docs/rules.md: the turned-up card, a dealer's named suit on a Wizard,
     no trump at the last round), seat 1 holding ``hand`` when given, the turned-up card ``turn_up`` and
     the trump ``trump`` when given: the batch's ``hands``, ``turn_up`` and ``trump``."""
     fixed = np.zeros(PLAYERS, np.uint64)
@@ -252,7 +252,7 @@ def deals_of(r: int, n: int, seed: int, hand: int = 0, turn_up: int = -1, trump:
 
 def seat_one(r: int, weights, sims: int, seed: int) -> list[str]:
     """The robustness run's seat-1 questions of size r, predicted with each model of the opponents."""
-    runs = json.loads((RESULTS / "robustness-bid-1200.json").read_text())["results"]
+    runs = json.loads((RAW / "robustness-bid-1200.json").read_text())["results"]
     rows = {x["table"]: x["bid"]["asked"] for x in runs if x["r"] == r}
     control = {q["index"]: q for q in rows["heuristic (control)"] if q["seat"] == 1}
     table = TABLES["heuristic_values"]()

@@ -1,4 +1,4 @@
-"""The search-imitation benchmark's parts (benchmarks/search_imitation.py, README "Why the search table
+"""The search-imitation experiment's parts (experiments/search_imitation.py, docs/results.md, "Why the search table
 misses"): its conditional logit recovers known weights, its replay describes the card each seat chose, and
 an imitation that weighs only "the heuristic's card" plays as the heuristic."""
 
@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from benchmark_scripts import benchmark
+from experiment_scripts import experiment
 
 from wizsim.policies.rollout import heuristic_tricks
 from wizsim.sim.driver import simulate_rounds
@@ -14,7 +14,7 @@ from wizsim.sim.driver import simulate_rounds
 
 @pytest.fixture(scope="module")
 def imitation():
-    return benchmark("search_imitation")
+    return experiment("search_imitation")
 
 
 def test_the_logit_fit_recovers_the_weights_it_was_drawn_from(imitation):

@@ -1,13 +1,13 @@
 """How the search policy bids against the heuristic: on the same hands and the same heard bids.
 
-    python benchmarks/search_bids.py                     # 4 players, r = 3, 6, 10, 15, 200 deals a size
-    python benchmarks/search_bids.py --rounds 15 --deals 100 --policy search:worlds=32
+    python experiments/search_bids.py                     # 4 players, r = 3, 6, 10, 15, 200 deals a size
+    python experiments/search_bids.py --rounds 15 --deals 100 --policy search:worlds=32
 
 A table of the search policy plays each deal; for every seat, the heuristic's bid is asked on the
 same hand, trump and earlier bids as the search seat heard them, at ``bid_shift`` 0 and on a grid of
 shifts. Printed per round size: the search bid minus the heuristic's on average, and the ``bid_shift``
 whose heuristic comes nearest the search bids (least squares). This is what the advisor's model of a
-search player's bids (the heuristic with that policy's ``bid_shift``) leaves out (README, robustness).
+search player's bids (the heuristic with that policy's ``bid_shift``) leaves out (docs/results.md, robustness).
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Would advising the heuristic's own bid, unless another is clearly better, hold at the search table?
 
-    python benchmarks/bid_margin.py --record 400 --out /tmp/margin   # the questions (about 10 min, 2 cores)
-    python benchmarks/bid_margin.py --analyze /tmp/margin             # the rules, from the records
+    python experiments/bid_margin.py --record 400 --out /tmp/margin   # the questions (about 10 min, 2 cores)
+    python experiments/bid_margin.py --analyze /tmp/margin             # the rules, from the records
 
 The questions are robustness.py's (4 players, seed 2026, the hero the heuristic, the advisor at its
 defaults), at the heuristic table and at ``search:worlds=8``, r = 15, 10, 6, 3. Each record keeps the
@@ -11,7 +11,7 @@ to its own (the others as before, the same random streams). A rule then picks, p
 between the advised and the own one: the one nearest the own bid within ``m`` points of the best, or the
 own bid unless the advised one is better by ``m + z`` paired standard errors. Printed per rule and
 table: observed - predicted P(exact) at the chosen bid and its value over the own bid, pooled and per r.
-Results: benchmarks/results/bid-margin.txt.
+Results: experiments/results/bid-margin.txt.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 import robustness as R  # noqa: E402
 
 from wizsim import advise  # noqa: E402

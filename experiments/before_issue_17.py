@@ -1,7 +1,7 @@
 """Issue 17's measure on the advisor as it was before the issue (commit 8c987d4: heard bids hard evidence).
 
     git worktree add /tmp/before 8c987d4
-    PYTHONPATH=/tmp/before python benchmarks/before_issue_17.py search 3,6,10,15 300
+    PYTHONPATH=/tmp/before python experiments/before_issue_17.py search 3,6,10,15 300
 
 The same questions as ``robustness.py`` (seed 2026, question i: deal i, the hero, the heuristic, in seat
 i mod 4, the others one table's policies), bid advice at its defaults: refusals and observed - predicted

@@ -28,7 +28,7 @@ def _run_kernel(seed, indices, players, r, hook, fixed_hands, pool, fixed_trump,
                             slots.params, slots.table, np.asarray(fixed_hands, np.uint64), np.uint64(pool),
                             np.int64(fixed_trump), np.asarray(bid_mode, np.int8), np.asarray(fixed_bids, np.int8), seat,
                             np.asarray(candidates, np.int8), True, tricks, turn_up, hands, np.zeros(n, np.int16),
-                            kernel_ext(slots.kinds))
+                            kernel_ext(slots.kinds), np.zeros((0, 0), np.uint64))
     return tricks, turn_up, hands
 
 

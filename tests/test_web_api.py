@@ -218,7 +218,7 @@ def test_openapi_docs_are_served_offline(client):
     schema = client.get("/openapi.json").json()
     assert set(schema["components"]["schemas"]["AdviseRequest"]["properties"]) == {
         "hand", "trump", "seat", "players", "bids", "played", "hook", "trump_card", "samples", "seed", "policy", "play",
-        "bid_trust", "play_trust", "play_noise", "seat_doubt", "doubt", "game"}
+        "bid_trust", "play_trust", "play_noise", "seat_doubt", "doubt", "game", "explain"}
 
 
 @pytest.mark.parametrize("body,needle", [

@@ -46,6 +46,8 @@ def take_hint(driver, server) -> str:
     WebDriverWait(driver, 60).until(lambda d: d.find_element("id", "play-hint-text").is_displayed())
     marked = driver.find_elements("css selector", "#play-hand .pcard.hinted, #play-pad button.hinted")
     assert len(marked) == 1
+    why = driver.find_element("id", "play-hint-why")  # the reason under the hint (explain)
+    assert why.is_displayed() and why.text.startswith("Why: "), why.text
     return marked[0].get_attribute("data-card") or marked[0].get_attribute("data-value")
 
 

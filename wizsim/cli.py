@@ -545,10 +545,13 @@ def simulate(players, round_size, rounds, games, policy, policies, hook, seed, t
                    "learns each "
                    "player's play noise from its finished rounds (those with every card played), seated as in the "
                    "round in progress; for trump, bid and play advice.")
+@click.option("--explain", is_flag=True,
+              help="Say why: each card's chance of taking a trick (bids, trump) or a line of play from the simulated "
+                   "deals that sets the advised card against the runner-up (cards); JSON: \"reasons\".")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the table.")
 @bad_input_is_usage_error
 def advise(hand, trump, seat, players, bids, played, hook, trump_card, samples, seed, policy, play, bid_trust,
-           play_trust, play_noise, doubt, seat_doubt, game, as_json):
+           play_trust, play_noise, doubt, seat_doubt, game, explain, as_json):
     """Advise a bid or, once every player has bid, the card to play now.
 
     With --bids holding the bids of the seats before yours (or none): for every bid, the chance of
@@ -579,7 +582,7 @@ def advise(hand, trump, seat, players, bids, played, hook, trump_card, samples, 
         announce_compile("trump advice", candidate_rounds_kernel, ext=advice_ext)
         echo(run_interruptibly(lambda: advise_trump(hand, seat, players, bids=bids, hook=hook, samples=samples,
                                                     seed=seed, policy=policy, play=play, bid_trust=bid_trust,
-                                                    play_noise=play_noise, doubt=doubt)),
+                                                    play_noise=play_noise, doubt=doubt, explain=explain)),
              as_json)
         return
     if advice_phase(bids, seat, players) == "play":
@@ -591,7 +594,7 @@ def advise(hand, trump, seat, players, bids, played, hook, trump_card, samples, 
                                                    hook=hook, trump_card=trump_card, samples=samples, seed=seed,
                                                    policy=policy, play=play, bid_trust=bid_trust,
                                                    play_trust=play_trust, play_noise=play_noise, doubt=doubt,
-                                                   seat_doubt=seat_doubt)),
+                                                   seat_doubt=seat_doubt, explain=explain)),
              as_json)
         return
     if played:
@@ -609,7 +612,7 @@ def advise(hand, trump, seat, players, bids, played, hook, trump_card, samples, 
     echo(run_interruptibly(lambda: advise_bid(hand, trump, seat, players, bids=bids, hook=hook, trump_card=trump_card,
                                               samples=samples, seed=seed, policy=policy, play=play,
                                               bid_trust=bid_trust, play_noise=play_noise, doubt=doubt,
-                                              seat_doubt=seat_doubt)), as_json)
+                                              seat_doubt=seat_doubt, explain=explain)), as_json)
 
 
 @main.command(epilog=epilog("wizsim tournament --players 4 --policies heuristic,random --games 20000 --seed 1"))

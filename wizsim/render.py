@@ -169,6 +169,7 @@ def render_advice(a) -> str:
     if lo > 0 or hi < len(dist) - 1:
         never = [f"{x}" if x == y else f"{x}..{y}" for x, y in ((0, lo - 1), (hi + 1, len(dist) - 1)) if x <= y]
         lines.append(f"     ({' and '.join(never)} tricks: never seen)")
+    lines += why_lines(a.reasons)
     lines.append("")
     lines.append(_method_line(a))
     return "\n".join(lines)
@@ -221,6 +222,7 @@ def render_play_advice(a) -> str:
             lines.append(click.style(f"> {text}   <- play {best}", bold=True))
         else:
             lines.append(f"  {text}")
+    lines += why_lines(a.reasons)
     lines += ["", _play_method_line(a)]
     return "\n".join(lines)
 
@@ -267,6 +269,7 @@ def render_trump_advice(a) -> str:
             lines.append(f"~ {text}   (within precision of {a.best_suit})")
         else:
             lines.append(f"  {text}")
+    lines += why_lines(a.reasons)
     lines.append("")
     if a.method == "exact":
         lines.append(f"Exact: round 1, all {a.samples:,} deals enumerated for each suit. {took(a.seconds, a.compile_seconds)}.")
@@ -276,6 +279,32 @@ def render_trump_advice(a) -> str:
     if a.warning:
         lines.append(f"Warning: {a.warning}.")
     return "\n".join(lines)
+
+
+def _chances(cards: list[dict]) -> str:
+    return "  ".join(f"{x['card']} {x['p_trick']:.0%}" for x in cards)
+
+
+def why_lines(reasons: dict | None) -> list[str]:
+    """The "Why:" section of an explained answer (``advisor.reasons``); nothing when it was not asked."""
+    if reasons is None:
+        return []
+    kind = reasons["kind"]
+    if kind == "bid":
+        best = reasons["by_bid"][reasons["bid"]]
+        return ["", f"Why: each card's chance of taking a trick when you bid {reasons['bid']} (they add up to the "
+                    f"expected tricks):", f"  {_chances(reasons['cards'])}  = {best['expected_tricks']:.2f} tricks"]
+    if kind == "trump":
+        suits = ", ".join(f"{x['suit']} {x['expected_tricks']:.2f}" for x in reasons["suits"])
+        best = next(x for x in reasons["suits"] if x["suit"] == reasons["suit"])
+        return ["", f"Why: expected tricks at each suit's best bid: {suits}; naming {reasons['suit']} and bidding "
+                    f"{best['best_bid']}, each card's chance of taking a trick:", f"  {_chances(reasons['cards'])}"]
+    c = reasons["compare"]
+    if c is None:
+        return []
+    return ["", f"Why: {c['line']}.",
+            f"  (one deal of the simulation; on {c['better']:.0%} of its deals {c['card']} scores more than "
+            f"{c['other']}, on {c['worse']:.0%} less)"]
 
 
 def _num(x: float | None, fmt: str = ".1f") -> str:
@@ -307,6 +336,14 @@ def render_review(rv) -> str:
             lines.append(f"  {d['round']:>5}  {d['kind']:<5}  {d['chosen']!s:>6}  {d['best']!s:>6}  "
                          f"{_signed(d['ev_chosen']):>11}  {_signed(d['ev_best']):>9}  {_num(d['loss']):>6}  "
                          f"{interval:>16}  {mark}".rstrip())
+    why = [d for d in rv.decisions if d.get("reasons") and d["chosen"] != d["best"]]
+    if why:
+        lines += ["", "Why, where the choice was not the advised one (costliest first):"]
+        for d in why:
+            r = d["reasons"]
+            text = r["text"] if r["kind"] != "trump" else ", ".join(
+                f"{x['suit']} {x['expected_tricks']:.2f}" for x in r["suits"]) + " tricks expected at each suit's best bid"
+            lines.append(f"  round {d['round']} {d['kind']}: {text}")
     shown = [x for x in rv.table if x["choices"] or x["bids"]]
     if shown:
         lines += ["", "How each player played: the heuristic's card and the heuristic's bid, of its choices in the "

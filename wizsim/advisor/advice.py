@@ -66,6 +66,7 @@ class Advice(Weighed):
     # included; [] when the best stands apart); None for exact answers, which have no sampling error.
     close_call: list[int] | None = None
     capped: bool = False  # stopped by the work budget before the best bid was clear
+    reasons: dict | None = None  # explain=True: where the numbers come from (``advisor.reasons``)
 
     @property
     def r(self) -> int:
@@ -104,7 +105,12 @@ class Advice(Weighed):
                 "samples": int(self.samples), "table": self.rows(), "close_call": self.close_call,
                 "ess": json_float(self.ess if self.ess is not None else self.samples), "policy": self.policy,
                 "bid_trust": self.bid_trust, "play_noise": self.play_noise, "doubt": self.doubt,
-                "seat_doubt": self.seat_doubt, "warning": self.warning}
+                "seat_doubt": self.seat_doubt, "warning": self.warning, **with_reasons(self.reasons)}
+
+
+def with_reasons(reasons: dict | None) -> dict:
+    """The JSON object's ``"reasons"`` entry: none at all unless the answer was explained."""
+    return {} if reasons is None else {"reasons": reasons}
 
 
 PLAY_COLUMNS = ("card", "p_make", "ev", "ev_low", "ev_high", "expected_tricks")
@@ -138,6 +144,9 @@ class PlayAdvice(Weighed):
     conditioned: bool  # the opponents' bids (or cards) were weighed
     seconds: float = 0.0
     play_trust: float = 0.0
+    reasons: dict | None = None  # explain=True: the figures and a line of play (``advisor.reasons``)
+    # explain=True: the worlds played out, to explain the advice against any card (``reasons.Explained``)
+    explained: object = field(default=None, repr=False, compare=False)
 
     @property
     def best_index(self) -> int:
@@ -174,7 +183,7 @@ class PlayAdvice(Weighed):
                 "table": self.rows(), "ess": json_float(self.ess if self.ess is not None else self.samples),
                 "policy": self.policy, "bid_trust": self.bid_trust, "play_trust": self.play_trust,
                 "play_noise": self.play_noise, "doubt": self.doubt, "seat_doubt": self.seat_doubt,
-                "warning": self.warning}
+                "warning": self.warning, **with_reasons(self.reasons)}
 
 
 def best_allowed(ev: np.ndarray, allowed: np.ndarray) -> int:

@@ -27,17 +27,21 @@ METHODS = ("auto", "exact", "monte-carlo")
 
 def advise(hand, trump, seat, players=4, *, bids=None, hook=False, trump_card=None, samples=None, seed=None,
            policy=None, method="auto", max_samples=None, play=None, bid_trust=None, play_noise=None,
-           doubt=None, seat_doubt=None) -> Advice:
+           doubt=None, seat_doubt=None, explain=False) -> Advice:
     """Advise a bid (docs/guide/advisor.md). ``method`` "auto" enumerates round 1 exactly and samples otherwise;
     "monte-carlo" forces sampling (to check the sampler against the exact answer). ``max_samples``
     overrides the default-precision cap. ``play`` is the policy that plays the player's own cards in
-    the candidate rounds (default ``PLAYER_POLICY``)."""
+    the candidate rounds (default ``PLAYER_POLICY``). ``explain``: the answer carries its reasons
+    (``advisor.reasons``: each card's chance of taking a trick, read off the same deals)."""
+    from wizsim.advisor.reasons import bid_reasons, card_chances, check_explain
+
     clock = Stopwatch()
     player_policy = check_policy_name(play, "play", PLAYER_POLICY)
     bid_trust = check_trust(bid_trust, "bid_trust")
     play_noise = check_trust(play_noise, "play_noise")
     doubt = check_trust(doubt, "doubt")
     seat_doubt = check_trust(seat_doubt, "seat_doubt")
+    explain = check_explain(explain)
     q = make_question(hand, trump, seat, players, bids=bids, hook=hook, trump_card=trump_card,
                       policy=DEFAULT_OPPONENTS, player_policy=player_policy)
     model = OpponentModel.build(opponent_names(policy, q.players, q.seat), q.seat - 1, player_policy, bid_trust, 0.0,
@@ -62,10 +66,11 @@ def advise(hand, trump, seat, players=4, *, bids=None, hook=False, trump_card=No
                         "exact", res.n_deals, res.n_deals, None, model.opponents_label(), q.player_policy,
                         res.conditioned, warning=res.warning, bid_trust=bid_trust, play_noise=play_noise,
                         doubt=doubt, seat_doubt=seat_doubt)
+        chances = np.full((2, 1), res.p_win)  # the one card takes the trick or not, whatever the bid
     else:
         from wizsim.advisor.sampling import close_call, sample, scores_of, weighted_mean_se
 
-        got = sample(q, model, seed, samples=samples, allowed=allowed, max_samples=max_samples)
+        got = sample(q, model, seed, samples=samples, allowed=allowed, max_samples=max_samples, explain=explain)
         n = got.tricks.shape[0]
         w = got.weights if got.weights is not None else np.ones(n)
         p_tricks = np.stack([np.bincount(got.tricks[:, b], weights=w, minlength=r + 1)[: r + 1] / w.sum()
@@ -81,6 +86,9 @@ def advise(hand, trump, seat, players=4, *, bids=None, hook=False, trump_card=No
         advice.deal_scores, advice.deal_weights = scores, got.weights
         advice.capped = got.capped
         advice.timed_out = got.timed_out
+        chances = card_chances(got.won, got.weights, q.hand) if explain else None
+    if explain:
+        advice.reasons = bid_reasons(q.hand, chances, advice.p_tricks, advice.best_bid)
     advice.seconds, advice.compile_seconds = clock.seconds, clock.compiled
     return advice
 

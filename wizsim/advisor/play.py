@@ -357,7 +357,7 @@ def _piece(per_world: float) -> int:
 
 
 def _exact(q: PlayQuestion, state, model, candidates: np.ndarray, seed: int, deals, clock: _Clock | None,
-           per_world: float) -> Evaluation:
+           per_world: float, worlds_out: list | None = None) -> Evaluation:
     """Every deal of ``deals`` (``enumerate_deals``) weighed and played out. With a ``clock`` (default
     precision) the deals go in an order drawn from ``seed``, piece by piece, the clock read between pieces:
     cut short, the deals played are a simple random sample of them, and the answer is a Monte Carlo one
@@ -400,6 +400,11 @@ def _exact(q: PlayQuestion, state, model, candidates: np.ndarray, seed: int, dea
         tricks = [np.concatenate(tricks)[back]]
         weights = weights[back] if weights is not None else None
     tricks = np.concatenate(tricks)
+    if worlds_out is not None:  # explain: each row's world and play stream, for advice's reasons (``advisor.reasons``)
+        at, streams = np.concatenate(rows), np.concatenate([np.arange(len(r)) for r in rows])
+        if not cut:
+            at, streams = at[back], streams[back]
+        worlds_out.append((worlds[at], turn_ups[at], streams))
     if cut:
         return Evaluation(tricks, weighed, "monte-carlo", conditioned, weights, warning, timed_out=True)
     return Evaluation(tricks, n, "exact", conditioned, weights, warning)
@@ -428,7 +433,8 @@ def _draw(state, n: int, seed: int, first_index: int, clock: _Clock | None):
 
 
 def _monte_carlo(q: PlayQuestion, state, model, candidates: np.ndarray, seed: int, samples: int | None,
-                 max_samples: int | None, clock: _Clock | None = None, budget: float = MAX_WORK) -> Evaluation:
+                 max_samples: int | None, clock: _Clock | None = None, budget: float = MAX_WORK,
+                 worlds_out: list | None = None) -> Evaluation:
     from wizsim.advisor.sampling import (
         FIRST_BATCH,
         MIN_DEALS,
@@ -509,6 +515,8 @@ def _monte_carlo(q: PlayQuestion, state, model, candidates: np.ndarray, seed: in
             used = n
         tricks = evaluate_worlds(state, worlds[kept], turn_ups[kept], candidates, seed=seed, first_index=drawn,
                                  names=model.names)
+        if worlds_out is not None:  # explain: the worlds, for advice's reasons (``advisor.reasons``)
+            worlds_out.append((worlds[kept], turn_ups[kept], drawn + np.arange(len(kept))))
         parts.append(tricks)
         wparts.append(w[kept])
         have += len(kept)
@@ -540,7 +548,7 @@ def _monte_carlo(q: PlayQuestion, state, model, candidates: np.ndarray, seed: in
         from dataclasses import replace
 
         got = _monte_carlo(q, state, replace(model, bid_trust=0.0, play_trust=0.0), candidates, seed, samples,
-                           max_samples, clock, budget)
+                           max_samples, clock, budget, worlds_out)
         got.tried += drawn
         got.warning = (f"no world of {drawn:,} drawn has the opponents' model ({model.opponents_label()}) doing what "
                        f"they did at the trust given: it is ignored and the answer rests on the cards alone")
@@ -552,14 +560,14 @@ def _monte_carlo(q: PlayQuestion, state, model, candidates: np.ndarray, seed: in
 
 def advise_play(hand, trump, seat, players=4, *, bids, played=(), hook=False, trump_card=None, samples=None,
                 seed=None, policy=None, play=None, method="auto", max_samples=None, bid_trust=None,
-                play_trust=None, play_noise=None, doubt=None, seat_doubt=None) -> PlayAdvice:
+                play_trust=None, play_noise=None, doubt=None, seat_doubt=None, explain=False) -> PlayAdvice:
     """Advise a card (docs/guide/advisor.md, "Which card now?"). ``method`` "auto" enumerates where the module docstring
     says and samples otherwise; "exact" insists on enumeration and "monte-carlo" forces sampling (to
     check one against the other). ``max_samples`` overrides the default-precision cap. ``policy``: the
     opponents' model (one name or one per other seat), ``bid_trust`` / ``play_trust``: how far their bids
     and their cards are trusted, ``play_noise`` how often they play a random card in the play-outs,
     ``doubt`` the prior that the table is blind and ``seat_doubt`` that one seat is on its own, which weigh
-    the worlds (``advisor.opponents``)."""
+    the worlds (``advisor.opponents``). ``explain``: the answer carries its reasons (``advisor.reasons``)."""
     from wizsim.advisor.opponents import (
         DEFAULT_PLAY_ADVICE_DOUBT,
         DEFAULT_PLAY_ADVICE_NOISE,
@@ -568,6 +576,7 @@ def advise_play(hand, trump, seat, players=4, *, bids, played=(), hook=False, tr
         check_trust,
         opponent_names,
     )
+    from wizsim.advisor.reasons import check_explain, explain_play
     from wizsim.config import check_seed
 
     clock = _Clock(TIME_LIMIT)
@@ -583,6 +592,7 @@ def advise_play(hand, trump, seat, players=4, *, bids, played=(), hook=False, tr
                                 play_noise, doubt, seat_doubt)
     samples, max_samples = check_sampling(samples, max_samples, method, METHODS)
     seed = check_seed(seed)
+    worlds = [] if check_explain(explain) else None
     candidates = q.legal_cards
     check_memory({"samples": samples, "max_samples": max_samples}, len(candidates), per_deal=8 * q.players + 24)
     state = q.state()
@@ -603,10 +613,12 @@ def advise_play(hand, trump, seat, players=4, *, bids, played=(), hook=False, tr
         raise AdviceError("exact enumeration is not possible here: a policy involved draws at random")
     if deals is not None:
         ev = _exact(q, state, model, candidates, seed, deals, clock if default else None,
-                    _exact_cost(q, model, len(candidates)))
+                    _exact_cost(q, model, len(candidates)), worlds)
     else:
-        ev = _monte_carlo(q, state, model, candidates, seed, samples, max_samples, clock, budget)
+        ev = _monte_carlo(q, state, model, candidates, seed, samples, max_samples, clock, budget, worlds)
     advice = _advice(q, model, candidates, ev, seed)
+    if worlds is not None:
+        explain_play(advice, state, model.names, seed, worlds, ev.tricks)
     advice.seconds, advice.compile_seconds = clock.seconds, clock.compiled
     return advice
 

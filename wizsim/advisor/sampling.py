@@ -79,6 +79,7 @@ class Sample:
     warning: str | None = None  # the evidence is unlikely under the model (one line), or None
     timed_out: bool = False  # stopped by the wall clock (``TIME_LIMIT``), not by the work budget
     blind_share: float | None = None  # the table's type in doubt: the weighted share of other seats played out blind
+    won: np.ndarray | None = None  # explain only: (n, r+1) uint64, the player's cards that took a trick bidding b
 
     @property
     def ess(self) -> float:
@@ -185,19 +186,22 @@ def _typed_setup(setup, mask: int):
 
 
 def run_typed_deals(setup, seed: int, indices: np.ndarray, blind: np.ndarray | None,
-                    earlier: np.ndarray | None = None) -> np.ndarray:
+                    earlier: np.ndarray | None = None, won: np.ndarray | None = None) -> np.ndarray:
     """Tricks (n, r+1) int8 of deals ``indices``, each played out with its blind seats (``blind`` (n,) bit
-    masks, None: all on the model's table) playing ``DOUBT_POLICY``; ``earlier`` as ``run_deals``'s."""
+    masks, None: all on the model's table) playing ``DOUBT_POLICY``; ``earlier`` and ``won`` as ``run_deals``'s."""
     if blind is None or not blind.any():
-        return run_deals(setup, seed, indices, earlier=earlier)[0]
+        return run_deals(setup, seed, indices, earlier=earlier, won=won)[0]
     tricks = np.zeros((len(indices), setup["r"] + 1), np.int8)
     for mask in np.unique(blind):
         rows = blind == mask
         where = setup if mask == 0 else _typed_setup(setup, int(mask))
         part = None if earlier is None else np.zeros(int(rows.sum()), np.int16)
-        tricks[rows] = run_deals(where, seed, indices[rows], earlier=part)[0]
+        part_won = None if won is None else np.zeros((int(rows.sum()), won.shape[1]), np.uint64)
+        tricks[rows] = run_deals(where, seed, indices[rows], earlier=part, won=part_won)[0]
         if earlier is not None:
             earlier[rows] = part
+        if won is not None:
+            won[rows] = part_won
     return tricks
 
 
@@ -229,10 +233,12 @@ def weigh_deals(setup, seed: int, first_index: int, n: int, per_seat: bool = Fal
     return like, u, model_bids, named_ok
 
 
-def run_deals(setup, seed: int, indices: np.ndarray, want_hands: bool = False, earlier: np.ndarray | None = None):
+def run_deals(setup, seed: int, indices: np.ndarray, want_hands: bool = False, earlier: np.ndarray | None = None,
+              won: np.ndarray | None = None):
     """Deals ``indices`` of the run: tricks (n, r+1) int8, and, with ``want_hands``, turn_up (n,) int8
     and hands (n, players) uint64 (else None, None); ``earlier`` (n,) int16, when given, gets the total
-    of the bids made before the player's on each deal."""
+    of the bids made before the player's on each deal; ``won`` (n, r+1) uint64, when given, the player's
+    cards that took a trick on each deal bidding b (its trick log read: advice's reasons)."""
     r = setup["r"]
     slots = setup["slots"]
     n = len(indices)
@@ -246,7 +252,8 @@ def run_deals(setup, seed: int, indices: np.ndarray, want_hands: bool = False, e
                             setup["hook"], setup["seat_slot"], slots.kinds, slots.params, slots.table,
                             setup["fixed_hands"], setup["turn_up_pool"], np.int64(setup["fixed_trump"]),
                             setup["bid_mode"], setup["fixed_bids"], setup["seat"], candidates, bool(want_hands),
-                            tricks, turn_up, hands, earlier, kernel_ext(slots.kinds))
+                            tricks, turn_up, hands, earlier, kernel_ext(slots.kinds),
+                            np.zeros((0, 0), np.uint64) if won is None else won)
     if want_hands:
         return tricks, turn_up, hands
     return tricks, None, None
@@ -542,8 +549,9 @@ def affordable(q, model, budget: float, cost) -> tuple[object, str | None]:
 
 
 def sample(q, model, seed: int, samples: int | None = None, allowed: np.ndarray | None = None,
-           max_samples: int | None = None) -> Sample:
-    """Kept deals for question ``q`` under the opponents' ``model`` (see the module docstring)."""
+           max_samples: int | None = None, explain: bool = False) -> Sample:
+    """Kept deals for question ``q`` under the opponents' ``model`` (see the module docstring); with
+    ``explain``, ``Sample.won`` too (the same deals' trick logs read)."""
     started, compiled = time.perf_counter(), compile_seconds()  # the limit leaves out compiling
     cut_warning = None
     if samples is None:
@@ -569,6 +577,7 @@ def sample(q, model, seed: int, samples: int | None = None, allowed: np.ndarray 
     parts: list[np.ndarray] = []
     wparts: list[np.ndarray] = []
     bparts: list[np.ndarray] = []
+    won_parts: list[np.ndarray] = []
     have = 0
     tried = 0
     rate = 1.0
@@ -624,7 +633,10 @@ def sample(q, model, seed: int, samples: int | None = None, allowed: np.ndarray 
         kept = np.flatnonzero(acc[:usable])[:need]
         # deals after the last one kept count as not drawn: the next batch starts there
         blind = blind_all[kept] if blind_all is not None else np.zeros(len(kept), np.int8)
-        tricks = run_typed_deals(setup, seed, tried + kept, blind)
+        won = np.zeros((len(kept), q.r + 1), np.uint64) if explain else None
+        tricks = run_typed_deals(setup, seed, tried + kept, blind, won=won)
+        if explain:
+            won_parts.append(won)
         tried += int(kept[-1]) + 1 if len(kept) == need else usable
         parts.append(tricks)
         wparts.append(w_all[kept] if w_all is not None else np.ones(len(kept)))
@@ -656,7 +668,7 @@ def sample(q, model, seed: int, samples: int | None = None, allowed: np.ndarray 
     tricks = np.concatenate(parts) if parts else np.zeros((0, q.r + 1), np.int8)
     if len(tricks) == 0 and conditioned:  # no deal met hard evidence within the budget: the cards alone
         m = setup["model"]
-        got = sample(q, _blind(m), seed, samples, allowed, max_samples)
+        got = sample(q, _blind(m), seed, samples, allowed, max_samples, explain)
         got.tried += tried
         got.warning = (f"no deal of {tried:,} drawn has the opponents' model ({m.opponents_label()}) doing what was "
                        f"heard at bid_trust {m.bid_trust:g}: it is ignored and the answer rests on the cards alone")
@@ -667,7 +679,8 @@ def sample(q, model, seed: int, samples: int | None = None, allowed: np.ndarray 
     share = blind_share(np.concatenate(bparts), weights, q.players) if mixed and bparts else None
     if cut_warning is not None:
         warning = cut_warning if warning is None else f"{warning}; {cut_warning}"
-    return Sample(tricks, weights, tried, conditioned, z, capped, warning, timed_out, share)
+    won = (np.concatenate(won_parts) if won_parts else np.zeros((0, q.r + 1), np.uint64)) if explain else None
+    return Sample(tricks, weights, tried, conditioned, z, capped, warning, timed_out, share, won)
 
 
 def _blind(model):

@@ -25,6 +25,7 @@ from functools import cached_property
 import numpy as np
 
 from wizsim._jit import Stopwatch
+from wizsim.advisor.advice import with_reasons
 from wizsim.advisor.question import AdviceError, make_question
 from wizsim.cards import FIRST_WIZARD, format_trump, shorten
 from wizsim.stats import Z95, json_float
@@ -50,6 +51,7 @@ class TrumpAdvice:
     seconds: float = 0.0
     compile_seconds: float = 0.0  # compiling or loading kernels during the call: left out of ``seconds``
     warning: str | None = None  # what the answer had to give up (search players on fewer worlds), or None
+    reasons: dict | None = None  # explain=True: where the numbers come from (``advisor.reasons``)
     # Monte Carlo only: each suit's value (its best bid's score) on every deal (n, 4), for paired comparisons
     deal_scores: np.ndarray | None = field(default=None, repr=False, compare=False)
 
@@ -75,7 +77,7 @@ class TrumpAdvice:
     def to_dict(self) -> dict:
         return {"phase": "trump", **self.question, "best_suit": self.best_suit, "method": self.method,
                 "samples": int(self.samples), "table": self.rows(), "close_call": self.close_call,
-                "policy": self.policy, "warning": self.warning}
+                "policy": self.policy, "warning": self.warning, **with_reasons(self.reasons)}
 
 
 def _questions(hand, seat, players, hook, policy, play):
@@ -84,11 +86,13 @@ def _questions(hand, seat, players, hook, policy, play):
 
 
 def advise_trump(hand, seat, players=4, *, bids=None, hook=False, samples=None, seed=None, policy=None, play=None,
-                 bid_trust=None, max_samples=None, play_noise=None, doubt=None) -> TrumpAdvice:
-    """Which suit to name as dealer on a turned-up Wizard (see the module docstring)."""
+                 bid_trust=None, max_samples=None, play_noise=None, doubt=None, explain=False) -> TrumpAdvice:
+    """Which suit to name as dealer on a turned-up Wizard (see the module docstring); ``explain``: the answer
+    carries its reasons (``advisor.reasons``)."""
     from wizsim.advisor.bid import PLAYER_POLICY
     from wizsim.advisor.opponents import OpponentModel, check_trust, opponent_names
     from wizsim.advisor.question import check_policy_name, check_sampling, parse_bids
+    from wizsim.advisor.reasons import check_explain
     from wizsim.config import check_flag, check_seed
 
     started = Stopwatch()
@@ -96,6 +100,7 @@ def advise_trump(hand, seat, players=4, *, bids=None, hook=False, samples=None, 
     bid_trust = check_trust(bid_trust, "bid_trust")
     play_noise = check_trust(play_noise, "play_noise")
     doubt = check_trust(doubt, "doubt")
+    explain = check_explain(explain)
     hook = check_flag(hook, "hook", error=AdviceError)
     heard = parse_bids(bids)
     qs = _questions(hand, seat, players, hook, "heuristic", play)
@@ -114,28 +119,35 @@ def advise_trump(hand, seat, players=4, *, bids=None, hook=False, samples=None, 
     describe["earlier_bids"] = []
     describe["hook"] = hook
     if q0.r == 1:
-        advice = _exact(qs, model, describe, started)
+        advice = _exact(qs, model, describe, started, explain)
     else:
-        advice = _monte_carlo(qs, model, describe, hook, samples, seed, max_samples, started)
+        advice = _monte_carlo(qs, model, describe, hook, samples, seed, max_samples, started, explain)
     advice.compile_seconds = started.compiled
     return advice
 
 
-def _exact(qs, model, describe, started) -> TrumpAdvice:
+def _exact(qs, model, describe, started, explain=False) -> TrumpAdvice:
     from wizsim.advisor.bid import _expected_scores
     from wizsim.advisor.exact import exact_round_one
 
     best = np.zeros(4, int)
     ev = np.zeros(4)
+    p_win = np.zeros(4)
     n = 0
     for s, q in enumerate(qs):
         res = exact_round_one(q, model)
+        p_win[s] = res.p_win
         scores = _expected_scores(np.tile([1.0 - res.p_win, res.p_win], (2, 1)))
         best[s] = int(np.argmax(scores))
         ev[s] = scores[best[s]]
         n = res.n_deals
-    return TrumpAdvice(describe, best, ev, ev.copy(), ev.copy(), "exact", n, None, model.opponents_label(), None,
-                       started.seconds)
+    advice = TrumpAdvice(describe, best, ev, ev.copy(), ev.copy(), "exact", n, None, model.opponents_label(), None)
+    if explain:  # one card: its chance of taking the trick is the expected tricks, whatever the bid
+        from wizsim.advisor.reasons import trump_reasons
+
+        advice.reasons = trump_reasons(qs[0].hand, best, p_win, p_win[[advice.best_index]], advice.best_index)
+    advice.seconds = started.seconds
+    return advice
 
 
 def _dealer_scores(tricks: np.ndarray, earlier_total: np.ndarray | None, r: int) -> np.ndarray:
@@ -158,7 +170,7 @@ def _dealer_scores(tricks: np.ndarray, earlier_total: np.ndarray | None, r: int)
     return out
 
 
-def _monte_carlo(qs, model, describe, hook, samples, seed, max_samples, started) -> TrumpAdvice:
+def _monte_carlo(qs, model, describe, hook, samples, seed, max_samples, started, explain=False) -> TrumpAdvice:
     from wizsim.advisor.sampling import (
         FIRST_BATCH,
         MIN_DEALS,
@@ -186,6 +198,7 @@ def _monte_carlo(qs, model, describe, hook, samples, seed, max_samples, started)
     want = samples if samples is not None else min(FIRST_BATCH, cap)
     parts = [[] for _ in SUITS]
     parts_totals = [[] for _ in SUITS]
+    parts_won = [[] for _ in SUITS]  # explain: the dealer's cards that took a trick (``advisor.reasons``)
     have = 0
     look = 0
     z = Z95
@@ -196,7 +209,9 @@ def _monte_carlo(qs, model, describe, hook, samples, seed, max_samples, started)
             # the table's type in doubt: nothing is heard yet, so each deal's type is drawn from the prior
             blind = (deal_types(setup, seed, have, np.ones((len(idx), q0.players)))[1] if in_doubt(setup)
                      else None)
-            tricks = run_typed_deals(setup, seed, idx, blind, earlier=earlier)
+            won = np.zeros((len(idx), r + 1), np.uint64) if explain else None
+            tricks = run_typed_deals(setup, seed, idx, blind, earlier=earlier, won=won)
+            parts_won[s].append(won)
             parts[s].append(tricks)
             parts_totals[s].append(earlier)  # the others' bids depend on the suit named
         have = want
@@ -216,9 +231,17 @@ def _monte_carlo(qs, model, describe, hook, samples, seed, max_samples, started)
     ev = value.mean(axis=0)
     half = Z95 * value.std(axis=0, ddof=1) / np.sqrt(n) if n > 1 else np.full(4, np.inf)
     close = _close(value, z)
-    return TrumpAdvice(describe, best_bid, ev, ev - half, ev + half, "monte-carlo", n, seed, model.opponents_label(),
-                       [format_trump(s) for s in close], started.seconds, warning=cut_warning,
-                       deal_scores=value)
+    advice = TrumpAdvice(describe, best_bid, ev, ev - half, ev + half, "monte-carlo", n, seed, model.opponents_label(),
+                         [format_trump(s) for s in close], warning=cut_warning, deal_scores=value)
+    if explain:
+        from wizsim.advisor.reasons import card_chances, trump_reasons
+
+        best = advice.best_index
+        expected = np.array([np.concatenate(parts[s])[:, best_bid[s]].mean() for s in SUITS])
+        won = np.concatenate(parts_won[best])[:, [best_bid[best]]]
+        advice.reasons = trump_reasons(q0.hand, best_bid, expected, card_chances(won, None, q0.hand)[0], best)
+    advice.seconds = started.seconds
+    return advice
 
 
 def _close(value: np.ndarray, z: float) -> list[int]:

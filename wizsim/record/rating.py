@@ -37,6 +37,11 @@ The result (docs/game-record.md, "The review"): ``{"decisions": [...], "mean_los
 "share_within_precision"}``, the decisions listed costliest first (highest ``loss``; ties in the order
 of play), plus ``"decisions_skipped"``: the decisions the record lacks the information for (no hand
 for that round), not rated (``Review.skipped``).
+
+Each decision carries its ``"reasons"`` (``advisor.reasons``, read off that decision's own advice): for a
+bid, each card's chance of taking a trick bidding the advised bid and the bid chosen; for a card, the
+legal cards' figures and a line of play that sets the advised card against the one chosen (against the
+runner-up when the choice was the advised one); for a trump, each suit's expected tricks.
 """
 
 from __future__ import annotations
@@ -56,7 +61,7 @@ from wizsim.stats import Z95, json_float
 REVIEW_SAMPLES = 1_000
 PLAYER_FIELDS = ("player", "choices", "model_cards", "play_noise", "bids", "model_bids", "bid_shift", "blind")
 DECISION_FIELDS = ("round", "kind", "chosen", "best", "ev_chosen", "ev_best", "loss", "loss_low", "loss_high",
-                   "close_call")
+                   "close_call", "reasons")
 
 
 @dataclass
@@ -222,8 +227,9 @@ def _interval(scores, weights, best: int, chosen: int, loss: float, exact: bool)
 def rate(task: Task) -> dict:
     """Ask the advisor about ``task``'s state and compare the chosen option with its best one."""
     import wizsim
+    from wizsim.advisor.reasons import bid_comparison, play_reasons
 
-    advice = getattr(wizsim, task.call)(*task.args, **task.kwargs)
+    advice = getattr(wizsim, task.call)(*task.args, explain=True, **task.kwargs)
     if task.kind == "bid":
         best, chosen = int(advice.best_bid), int(task.chosen)
         ev, best_shown, chosen_shown = advice.ev, best, chosen
@@ -243,10 +249,16 @@ def rate(task: Task) -> dict:
         weights = advice.deal_weights
     loss = float(ev[best] - ev[chosen])
     low, high = _interval(advice.deal_scores, weights, best, chosen, loss, advice.method == "exact")
+    if task.kind == "bid":  # the advised bid's per-card chances beside the chosen bid's
+        reasons = bid_comparison(advice.reasons, chosen)
+    elif task.kind == "card":  # a line of play: the advised card against the one chosen (else the runner-up)
+        reasons = advice.reasons if chosen == best else play_reasons(advice, chosen)
+    else:
+        reasons = advice.reasons
     return {"round": task.round, "kind": task.kind, "chosen": chosen_shown, "best": best_shown,
             "ev_chosen": json_float(ev[chosen]), "ev_best": json_float(ev[best]), "loss": json_float(loss),
             "loss_low": json_float(low), "loss_high": json_float(high),
-            "close_call": bool(chosen != best and not low > 0)}
+            "close_call": bool(chosen != best and not low > 0), "reasons": reasons}
 
 
 def review(record, samples: int | None = None, seed: int | None = 0, policy=None, play=None, rounds=None,

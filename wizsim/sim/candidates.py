@@ -21,7 +21,7 @@ BLOCK = 64
 @parallel_kernel
 def candidate_rounds_kernel(seed, indices, players, r, hook, seat_slot, slot_kind, slot_params, table,
                             fixed_hands, turn_up_pool, fixed_trump, bid_mode, fixed_bids, seat, candidates,
-                            want_hands, tricks, turn_up, hands, earlier, ext):
+                            want_hands, tricks, turn_up, hands, earlier, ext, won):
     """Rounds ``indices`` (n,) int64 of the run ``seed``, each once per candidate bid.
 
     seat : int, the advisor's 0-based seat (its ``bid_mode`` entry must be ``BID_FORCED``).
@@ -31,6 +31,8 @@ def candidate_rounds_kernel(seed, indices, players, r, hook, seat_slot, slot_kin
     total of the bids made before the advisor's (what the hook reads).
     The other arguments (``ext`` too) are those of ``round.play_round``, the same for every round; no seat may be
     ``BID_CONDITION``.
+    won : (n, k) uint64, the advisor's cards that took a trick on deal i bidding ``candidates[j]`` (its bit
+    mask, read off the round's trick log: what advice's reasons show), or a (0, 0) array: not wanted, no log.
     """
     n = indices.shape[0]
     k = candidates.shape[0]
@@ -41,9 +43,10 @@ def candidate_rounds_kernel(seed, indices, players, r, hook, seat_slot, slot_kin
         bids_out = np.empty(players, dtype=np.int8)
         tricks_out = np.empty(players, dtype=np.int8)
         scores_out = np.empty(players, dtype=np.int16)
-        log_cards = np.zeros(1, dtype=np.int8)
-        log_leader = np.zeros(1, dtype=np.int8)
-        log_winner = np.zeros(1, dtype=np.int8)
+        want_won = won.shape[0] > 0
+        log_cards = np.zeros(r * players if want_won else 1, dtype=np.int8)
+        log_leader = np.zeros(r if want_won else 1, dtype=np.int8)
+        log_winner = np.zeros(r if want_won else 1, dtype=np.int8)
         my_bids = fixed_bids.copy()
         hi = min(blk * BLOCK + BLOCK, n)
         for i in range(blk * BLOCK, hi):
@@ -53,8 +56,8 @@ def candidate_rounds_kernel(seed, indices, players, r, hook, seat_slot, slot_kin
                 key_streams(seed, index, deal_rng, play_rng)
                 tu, _, _ = play_round(players, r, hook, seat_slot, slot_kind, slot_params, table, fixed_hands,
                                       turn_up_pool, fixed_trump, bid_mode, my_bids, deal_rng, play_rng, live,
-                                      trick_cards, voids, seat_played, hands_out, bids_out, tricks_out, scores_out, False,
-                                      log_cards, log_leader, log_winner, ext)
+                                      trick_cards, voids, seat_played, hands_out, bids_out, tricks_out, scores_out,
+                                      want_won, log_cards, log_leader, log_winner, ext)
                 if j == 0:
                     turn_up[i] = tu
                     total = 0
@@ -65,3 +68,10 @@ def candidate_rounds_kernel(seed, indices, players, r, hook, seat_slot, slot_kin
                         for s in range(players):
                             hands[i, s] = hands_out[s]
                 tricks[i, j] = tricks_out[seat]
+                if want_won:
+                    mask = np.uint64(0)
+                    for t in range(r):
+                        if log_winner[t] == seat:
+                            at = seat - log_leader[t]
+                            mask |= np.uint64(1) << np.uint64(log_cards[t * players + (at + players if at < 0 else at)])
+                    won[i, j] = mask

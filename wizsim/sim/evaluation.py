@@ -22,11 +22,14 @@ from wizsim.sim.tricks import resume_tricks
 @parallel_kernel
 def evaluate_worlds_kernel(seed, first_index, worlds, turn_ups, candidates, players, r, hook, me, trump, bids,
                            seat_played, tricks, voids, trick_cards, n_in_trick, leader, played, seat_slot, slot_kind,
-                           slot_params, table, out, ext):
+                           slot_params, table, out, ext, logs):
     """``out[i, j]``: the seat ``me``'s tricks at the end of the round on world i after playing
     ``candidates[j]`` now. worlds (n, players) uint64 (the seat's own hand in its column), turn_ups (n,)
     int8, candidates (k,) int8; the state arrays as ``sim.state.PlayState.kernel_args`` gives them; ext as
-    ``round.play_round``'s."""
+    ``round.play_round``'s. logs: (n, k, r * players + 2 r) int8, each play-out's trick log (the cards from
+    the one after ``candidates[j]`` on at their place in the order of play, then each trick's leader, then
+    its winner, from the current trick on; the rest untouched: advice's reasons), or a (0, 0, 0) array:
+    not wanted, no log."""
     n = worlds.shape[0]
     k = candidates.shape[0]
     led0, best0, win0 = trick_status(trick_cards, n_in_trick, trump)
@@ -37,7 +40,10 @@ def evaluate_worlds_kernel(seed, first_index, worlds, turn_ups, candidates, play
         vd = np.empty(players, np.int8)
         tc = np.empty(players, np.int8)
         rng = np.empty(1, np.uint64)
-        log = np.zeros(1, np.int8)
+        want_log = logs.shape[0] > 0
+        log = np.zeros(r * players if want_log else 1, np.int8)
+        log_leader = np.zeros(r if want_log else 1, np.int8)
+        log_winner = np.zeros(r if want_log else 1, np.int8)
         for j in range(k):
             for s in range(players):
                 live[s] = worlds[i, s]
@@ -49,16 +55,22 @@ def evaluate_worlds_kernel(seed, first_index, worlds, turn_ups, candidates, play
             c = candidates[j]
             play_card(me, c, n_in_trick, led0, best0, win0, trump, live, sp, vd, tc)
             resume_tricks(players, r, hook, turn_ups[i], trump, seat_slot, slot_kind, slot_params, table, rng, live,
-                          bids, tr, sp, vd, tc, n_in_trick + 1, leader, played | bit(c), False, log, log, log,
-                          ext)
+                          bids, tr, sp, vd, tc, n_in_trick + 1, leader, played | bit(c), want_log, log, log_leader,
+                          log_winner, ext)
             out[i, j] = tr[me]
+            if want_log:
+                m = r * players
+                logs[i, j, :m] = log
+                logs[i, j, m:m + r] = log_leader
+                logs[i, j, m + r:] = log_winner
 
 
 def evaluate_worlds(state, worlds, turn_ups, candidates, policy: str = "heuristic", play: str = "heuristic",
-                    seed: int = 0, first_index: int = 0, names=None) -> np.ndarray:
+                    seed: int = 0, first_index: int = 0, names=None, logs: np.ndarray | None = None) -> np.ndarray:
     """(n, k) int8: the seat's tricks at the end of the round on each world for each candidate card, the
     opponents playing ``policy`` and the seat's own later cards ``play``; or, with ``names``, seat s
-    playing ``names[s]`` (the seat's own entry included)."""
+    playing ``names[s]`` (the seat's own entry included). ``logs`` (n, k, r * players + 2 r) int8, when
+    given, gets each play-out's trick log (the kernel's)."""
     from wizsim.policies import make_slots
     from wizsim.policies.dispatch import kernel_ext
 
@@ -75,5 +87,6 @@ def evaluate_worlds(state, worlds, turn_ups, candidates, policy: str = "heuristi
                                np.ascontiguousarray(turn_ups, np.int8), np.ascontiguousarray(candidates, np.int8),
                                a["players"], a["r"], a["hook"], a["me"], a["trump"], a["bids"], a["seat_played"],
                                a["tricks"], a["voids"], a["trick_cards"], a["n_in_trick"], a["leader"], a["played"],
-                               seat_slot, slots.kinds, slots.params, slots.table, out, kernel_ext(slots.kinds))
+                               seat_slot, slots.kinds, slots.params, slots.table, out, kernel_ext(slots.kinds),
+                               np.zeros((0, 0, 0), np.int8) if logs is None else logs)
     return out

@@ -217,10 +217,11 @@ CHECK_STREAM = 3
 
 def candidate_rounds(seed: int, indices, players: int, r: int, hook: bool, fixed_hands, turn_up_pool: int,
                      fixed_trump: int, bid_mode, fixed_bids, seat: int, candidates):
-    """Lists ``tricks`` (per deal, one entry per candidate), ``turn_up`` and ``hands`` of rounds ``indices``."""
-    tricks, turn_up, hands = [], [], []
+    """Lists ``tricks`` (per deal, one entry per candidate), ``turn_up``, ``hands`` and ``won`` (per deal and
+    candidate, the bit mask of the seat's cards that took a trick) of rounds ``indices``."""
+    tricks, turn_up, hands, won = [], [], [], []
     for index in indices:
-        row = []
+        row, won_row = [], []
         record = None
         for b in candidates:
             bids = list(fixed_bids)
@@ -229,10 +230,16 @@ def candidate_rounds(seed: int, indices, players: int, r: int, hook: bool, fixed
             record = play_round(players, r, hook, deal, play, fixed_hands=fixed_hands, turn_up_pool=turn_up_pool,
                                 fixed_trump=fixed_trump, bid_mode=bid_mode, fixed_bids=bids)
             row.append(record.tricks[seat])
+            mask = 0
+            for t in range(r):
+                if record.log_winner[t] == seat:
+                    mask |= 1 << record.log_cards[t * players + (seat - record.log_leader[t]) % players]
+            won_row.append(mask)
         tricks.append(row)
+        won.append(won_row)
         turn_up.append(record.turn_up)
         hands.append(list(record.hands))
-    return tricks, turn_up, hands
+    return tricks, turn_up, hands, won
 
 
 def deal_likelihoods(seed: int, first_index: int, n: int, players: int, r: int, hook: bool, fixed_hands,

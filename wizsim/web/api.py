@@ -43,6 +43,7 @@ EXPECTED = {
     "play_noise": "a number 0..1",
     "doubt": "a number 0..1",
     "seat_doubt": "a number 0..1",
+    "explain": "true or false",
 }
 
 
@@ -90,6 +91,9 @@ class AdviseRequest(BaseModel):
     game: dict | None = Field(None, description="The game so far as a game record (docs/game-record.md); the "
                               "opponents' model learns each player's play from its finished rounds (``wizsim "
                               "advise --game``), for trump, bid and play advice.")
+    explain: bool | None = Field(None, description="Say why (``wizsim advise --explain``): the answer carries "
+                                 "\"reasons\": each card's chance of taking a trick (bid, trump) or a line of play "
+                                 "that sets the advised card against the runner-up (card).")
 
 
 def validation_message(errors: list[dict], body: Any = None) -> tuple[int, str]:

@@ -89,12 +89,12 @@ async function playHint() {
   playSay("Thinking\u2026");
   try {
     const res = await fetch("/api/advise", { method: "POST", headers: { "content-type": "application/json" },
-      body: JSON.stringify({ ...a.advise, seed: 0 }) });
+      body: JSON.stringify({ ...a.advise, seed: 0, explain: true }) });
     const h = await res.json();
     if (!res.ok) throw new Error(typeof h.detail === "string" ? h.detail : `the server answered ${res.status}`);
     const kind = a.phase === "trump" ? "trump" : a.phase === "bid" ? "bid" : "card";
     const best = kind === "trump" ? h.best_suit : kind === "bid" ? h.best_bid : h.best_card;
-    play.hint = { kind, best, text: hintText(kind, h), reason: h };
+    play.hint = { kind, best, text: hintText(kind, h), why: whyShown(whyText(h.reasons), a.names, a.dealer), reason: h };
     const rd = a.round;
     const at = kind === "card" ? a.trick_log.reduce((n, t) => n + t.cards.length, 0) : null;
     const hints = play.game.hints;
@@ -129,6 +129,16 @@ function hintText(kind, h) {
   return `Play ${cardShown(h.best_card)}: you make your bid ${pct(best.p_make)} of the time, expected score ${signed(best.ev)}, `
     + `expected tricks ${best.expected_tricks.toFixed(2)}`
     + (second ? `; next best ${cardShown(second.card)}: ${pct(second.p_make)}, ${signed(second.ev)}` : "");
+}
+
+// The reason under a hint (the answer's "reasons", asked with explain): where the tricks come from for a bid
+// or a trump, a line of play from the simulated deals for a card.
+function whyText(r) {
+  if (!r || !r.text) return "";
+  if (r.kind !== "card") return `Why: ${r.text}.`;
+  const c = r.compare;
+  return `Why: ${r.text} (one simulated deal; ${c.card} scores more than ${c.other} on ${pct(c.better)} of them, `
+    + `less on ${pct(c.worse)}).`;
 }
 
 // ---- drawing ------------------------------------------------------------------------------------
@@ -227,6 +237,8 @@ function renderPlay() {
   $("play-hint").hidden = !a.to_act;
   $("play-hint-text").hidden = !hint;
   $("play-hint-text").textContent = hint ? hint.text : "";
+  $("play-hint-why").hidden = !hint || !hint.why;
+  $("play-hint-why").textContent = hint ? hint.why : "";
   $("play-done").hidden = !a.game_over;
   $("play-hints-taken").textContent = g.hints.length ? `Hints taken: ${g.hints.length}` : "";
 }

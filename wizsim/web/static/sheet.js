@@ -878,6 +878,24 @@ function shownChoice(kind, value) {
   return String(value);
 }
 
+// Why, for each decision that was not the advised one (its "reasons"): a line of play for a card, the cards'
+// chances of taking a trick for a bid, each suit's expected tricks for a trump.
+function reviewWhy(d) {
+  const r = d.reasons;
+  if (!r) return "";
+  if (r.kind === "trump") {
+    return r.suits.map((x) => `${x.suit} ${x.expected_tricks.toFixed(2)}`).join(", ") + " tricks expected at each suit's best bid";
+  }
+  return r.text || "";
+}
+
+// A reason's text as the page shows it: cards with their suit signs, "seat 3" (the advisor's seats: 1 bids
+// first, the last deals) as the player's name, ``dealer`` the index of the round's dealer in ``names``.
+function whyShown(text, names, dealer) {
+  return text.replace(/\bseat (\d)/g, (m, s) => (names ? names[(dealer + Number(s)) % names.length] : m))
+    .replace(/\b([2-9TJQKA][SHDC])\b/g, (m) => cardShown(m));
+}
+
 function showReview(a, round) {
   const result = $("review-result");
   result.hidden = false;
@@ -938,6 +956,12 @@ function showReview(a, round) {
           text: `hint: ${shownChoice(d.kind, hinted.best)}` })] : [])));
     return tr;
   }));
+  const why = a.decisions.filter((d) => d.chosen !== d.best && reviewWhy(d));
+  $("review-why").hidden = !why.length;
+  const g = sheet.game;
+  $("review-why").replaceChildren(...why.map((d) => el("li", { "data-round": String(d.round), "data-kind": d.kind,
+    text: `Round ${d.round}, ${KIND_NAMES[d.kind] || d.kind} ${shownChoice(d.kind, d.chosen)} (best `
+      + `${shownChoice(d.kind, d.best)}): ${whyShown(reviewWhy(d), g && g.players, g ? dealerOf(g, d.round - 1) : 0)}.` })));
 }
 
 // ---- wiring -----------------------------------------------------------------------------------

@@ -18,6 +18,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+import os
 from pathlib import Path
 
 import numpy as np
@@ -26,6 +27,12 @@ from wizsim.config import ConfigError
 from wizsim.policies.net import ENCODING_VERSION, N_WEIGHTS, NETS
 
 DEFAULT_PATH = Path(__file__).resolve().parent.parent / "data" / "net.npz"
+ENV_PATH = "WIZSIM_NET_WEIGHTS"  # another weights file (a re-trained net) instead of the package's
+
+
+def weights_path() -> Path:
+    """The weights ``net`` plays with: ``$WIZSIM_NET_WEIGHTS`` when set, else the package's file."""
+    return Path(os.environ.get(ENV_PATH) or DEFAULT_PATH)
 
 
 def layer_sizes() -> np.ndarray:
@@ -48,9 +55,9 @@ def save_weights(path, weights: np.ndarray, meta: dict) -> None:
 
 
 def read_weights(path=None) -> tuple[np.ndarray, dict]:
-    """The checked weights (N_WEIGHTS,) float64 and their ``meta`` from ``path`` (default: the shipped
-    file); ``ConfigError`` naming the file when they cannot be trusted."""
-    path = Path(DEFAULT_PATH if path is None else path)
+    """The checked weights (N_WEIGHTS,) float64 and their ``meta`` from ``path`` (default: ``weights_path()``);
+    ``ConfigError`` naming the file when they cannot be trusted."""
+    path = Path(weights_path() if path is None else path)
     where = f"net policy weights {path}"
     if not path.is_file():
         raise ConfigError(f"{where}: file not found (re-make it with scripts/train_net.py)")
@@ -77,14 +84,19 @@ def read_weights(path=None) -> tuple[np.ndarray, dict]:
 
 
 @functools.cache
-def shipped_weights() -> np.ndarray:
-    """The package's checked weights (read once a process)."""
-    return read_weights()[0]
+def _weights_at(path: Path, stamp: tuple) -> np.ndarray:
+    return read_weights(path)[0]
 
 
 def net_table() -> np.ndarray:
-    """The policies' shared table for a table seating ``net``: the heuristic's values, then the net's
-    weights (``net.NET_OFFSET``)."""
+    """The policies' shared table for a table seating ``net``: the heuristic's values, then the checked
+    weights of ``weights_path()`` (``net.NET_OFFSET``; read once while the file stays the same)."""
     from wizsim.policies.registry import TABLES
 
-    return np.concatenate([TABLES["heuristic_values"](), shipped_weights()])
+    path = weights_path()
+    try:
+        st = path.stat()
+        stamp = (st.st_size, st.st_mtime_ns)
+    except OSError:
+        stamp = ()
+    return np.concatenate([TABLES["heuristic_values"](), _weights_at(path, stamp)])

@@ -93,7 +93,7 @@ def fit(torch, model, x, v, *, trump: bool, epochs: int, seed: int, lr: float, b
             opt.zero_grad()
             loss.backward()
             opt.step()
-            total += float(loss) * len(idx)
+            total += loss.item() * len(idx)
         sched.step()
         if n_val:
             with torch.no_grad():

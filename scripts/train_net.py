@@ -64,13 +64,21 @@ def _mlp(torch, name):
 
 
 def _loss(torch, model, x, v, trump: bool):
+    """Squared error on the legal candidates' values, each example's mean over its candidates taken out of
+    both the outputs and the values: every candidate is valued on the same deal, so their differences
+    carry the signal and the deal's luck (shared by all) is noise; only the ranking is ever used."""
     if trump:  # (n, 4, D): one score per suit
         z = model(x.reshape(-1, x.shape[-1])).reshape(x.shape[0], 4)
     else:
         z = model(x)
     mask = ~torch.isnan(v)
-    d = torch.where(mask, z - torch.nan_to_num(v) / SCALE, torch.zeros_like(z))
-    return (d * d).sum() / mask.sum().clamp(min=1)
+    m = mask.to(z.dtype)
+    k = m.sum(1, keepdim=True).clamp(min=1)
+    t = torch.nan_to_num(v) / SCALE
+    z = z - (z * m).sum(1, keepdim=True) / k
+    t = t - (t * m).sum(1, keepdim=True) / k
+    d = (z - t) * m
+    return (d * d).sum() / m.sum().clamp(min=1)
 
 
 def fit(torch, model, x, v, *, trump: bool, epochs: int, seed: int, lr: float, batch: int, log):
@@ -135,6 +143,9 @@ def train(args, log=print) -> dict:
             data = [np.concatenate([a, b]) for a, b in zip(data, more, strict=True)]
             log(f"DAgger round {phase}: {args.dagger_rounds} rounds played by the net, now {len(data[0])} bids, "
                 f"{len(data[2])} cards, {len(data[4])} trumps")
+        if phase:
+            save_weights(args.out.with_suffix(f".phase{phase - 1}.npz"), flatten(torch, models),
+                         {"phase": phase - 1, "seed": args.seed, "encoding_version": K.ENCODING_VERSION})
         epochs = args.epochs if phase == 0 else max(1, args.epochs // 2)
         for name, (xi, vi) in (("bid", (0, 1)), ("card", (2, 3)), ("trump", (4, 5))):
             log(f"  {name} network, {len(data[xi])} examples")

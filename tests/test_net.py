@@ -246,3 +246,15 @@ def test_tiny_training_run_ends_in_weights_the_kernels_load(tmp_path, monkeypatc
     assert np.array_equal(slots.table[K.NET_OFFSET:], w)
     batch = wizsim.simulate_rounds(4, 5, 20, "net", seed=1)
     assert (batch.tricks.sum(axis=1) == 5).all()
+
+
+def test_simulate_and_tournament_take_net_at_the_command_line(tmp_path):
+    env = {**__import__("os").environ, "PYTHONPATH": str(ROOT)}
+    p = subprocess.run([sys.executable, "-m", "wizsim", "simulate", "--policy", "net", "--round", "3", "--rounds",
+                        "50", "--threads", "1", "--json"], capture_output=True, text=True, env=env)
+    assert p.returncode == 0, p.stderr
+    assert json.loads(p.stdout)["card_plays_per_second"] > 0
+    p = subprocess.run([sys.executable, "-m", "wizsim", "tournament", "--players", "3", "--policies", "net,heuristic,random",
+                        "--games", "3", "--seed", "1", "--threads", "1", "--json"], capture_output=True, text=True, env=env)
+    assert p.returncode == 0, p.stderr
+    assert {x["name"] for x in json.loads(p.stdout)["policies"]} == {"net", "heuristic", "random"}

@@ -101,7 +101,7 @@ T_R = T_PLAYERS + 4
 D_TRUMP = T_R + MAX_BID
 
 CARD_H1, CARD_H2 = 128, 64
-BID_H1, BID_H2 = 64, 64
+BID_H1, BID_H2 = 128, 128
 TRUMP_H = 32
 
 # name, inputs, hidden sizes, outputs
@@ -300,12 +300,16 @@ def logit(table, h2, w3, b3, a):
 
 
 @kernel
+def scratch(d_in, n1, n2):
+    """(x, h1, h2): one network's input and hidden layers, views of one allocation."""
+    buf = np.empty(d_in + n1 + n2)
+    return buf[:d_in], buf[d_in:d_in + n1], buf[d_in + n1:]
+
+
+@kernel
 def net_card(table, obs):
     """The card network's choice: the legal card of highest logit (the lowest id of its kind)."""
-    buf = np.empty(D_CARD + CARD_H1 + CARD_H2)
-    x = buf[:D_CARD]
-    h1 = buf[D_CARD:D_CARD + CARD_H1]
-    h2 = buf[D_CARD + CARD_H1:]
+    x, h1, h2 = scratch(D_CARD, CARD_H1, CARD_H2)
     legal = obs.legal
     if legal & (legal - np.uint64(1)) == ZERO:
         return lowest_bit(legal)
@@ -333,10 +337,7 @@ def net_card(table, obs):
 @kernel
 def net_bid(table, obs):
     """The bid network's choice: the allowed bid (0..r, never the hook's forbidden one) of highest logit."""
-    buf = np.empty(D_BID + BID_H1 + BID_H2)
-    x = buf[:D_BID]
-    h1 = buf[D_BID:D_BID + BID_H1]
-    h2 = buf[D_BID + BID_H1:]
+    x, h1, h2 = scratch(D_BID, BID_H1, BID_H2)
     bid_features(obs, x)
     hidden(table, x, D_BID, _BW1, _BB1, h1, _BW2, _BB2, h2)
     best = -1.0e300
@@ -354,10 +355,7 @@ def net_bid(table, obs):
 @kernel
 def trump_score(table, hand, players, r, s):
     """The trump network's score for naming suit ``s``."""
-    buf = np.empty(D_TRUMP + 2 * TRUMP_H)
-    x = buf[:D_TRUMP]
-    h1 = buf[D_TRUMP:D_TRUMP + TRUMP_H]
-    h2 = buf[D_TRUMP + TRUMP_H:]
+    x, h1, h2 = scratch(D_TRUMP, TRUMP_H, TRUMP_H)
     trump_features(hand, players, r, s, x)
     hidden(table, x, D_TRUMP, _TW1, _TB1, h1, _TW2, _TB2, h2)
     return logit(table, h2, _TW3, _TB3, 0)

@@ -6,7 +6,8 @@
 - **strength**: ``wizsim tournament``'s machinery (``run_tournament``): whole games, every policy in every
   seat of every deal (rotations), paired difference per deal with its 95% interval: ``net,heuristic`` at 4
   players (``--games``, the issue's ``wizsim tournament --players 4 --policies net,heuristic --games 2000
-  --seed 1``), and 3, 5, 6 players (``--games-other``); ``net,search:worlds=8`` at 4 players
+  --seed 1``), and 3, 5, 6 players (``--games-other``; one ``net`` against two and four heuristics at 3
+  and 5 players); ``net,search:worlds=8`` at 4 players
   (``--search-games``: the search costs about 2 s of a core a game). Each policy's exact-bid share
   (``bid_accuracy``) comes from the same games; ``search:worlds=8,heuristic`` gives the search's beside it
   (``--search-games`` too).
@@ -143,8 +144,9 @@ def main(argv=None) -> dict:
         show("vs_search_4p", strength(4, "net,search:worlds=8", args.search_games, args.seed))
         show("search_vs_heuristic_4p", strength(4, "search:worlds=8,heuristic", args.search_games, args.seed))
     if args.games_other:
-        for p in (3, 5, 6):
-            show(f"vs_heuristic_{p}p", strength(p, "net,heuristic", args.games_other, args.seed))
+        for p in (3, 5, 6):  # a list whose length divides the table: one net and the heuristics at 3 and 5
+            table = "net,heuristic" if p % 2 == 0 else ",".join(["net"] + ["heuristic"] * (p - 1))
+            show(f"vs_heuristic_{p}p", strength(p, table, args.games_other, args.seed))
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(result, indent=1) + "\n")
     return result

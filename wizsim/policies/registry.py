@@ -130,7 +130,8 @@ def _entries():
                     summary="samples worlds consistent with what it has seen and picks the bid, card or trump "
                             "whose heuristic play-outs score best"),
         PolicyEntry("net", NET, table="net", deterministic_play=True, cost=NET_COST,
-                    summary="small neural networks trained on the search policy's games (docs/net.md)"),
+                    summary="small neural networks that value each action as the search policy's play-outs do "
+                            "(docs/net.md)"),
     )
 
 

@@ -235,11 +235,13 @@ def test_tiny_training_run_ends_in_weights_the_kernels_load(tmp_path, monkeypatc
     spec = importlib.util.spec_from_file_location("train_net", ROOT / "scripts" / "train_net.py")
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
-    out = tmp_path / "net.npz"
-    meta = mod.train(mod.parse(["--rounds", "300", "--dagger", "1", "--dagger-rounds", "100", "--epochs", "1",
-                                "--seed", "3", "--out", str(out)]), log=lambda s: None)
+    out, again = tmp_path / "net.npz", tmp_path / "again.npz"
+    for path in (out, again):
+        meta = mod.train(mod.parse(["--rounds", "300", "--dagger", "1", "--dagger-rounds", "100", "--epochs", "1",
+                                    "--seed", "3", "--out", str(path)]), log=lambda s: None)
     assert meta["examples"]["card"] > 100 and json.loads(json.dumps(meta)) == meta
     w, _ = read_weights(out)
+    assert np.array_equal(read_weights(again)[0], w)  # the same seed re-makes the same weights
     monkeypatch.setenv(ENV_PATH, str(out))
     assert weights_path() == out
     slots = make_slots(["net"])

@@ -97,18 +97,16 @@ class _Twin:
         return self._check(R.net_trump(self.w, v), K.net_trump(self.table, v))
 
     def bid(self, obs):
-        v = kernel_view(obs)
-        x = np.empty(K.D_BID)
-        K.bid_features(v, x)
-        np.testing.assert_allclose(x, R.bid_features(v), rtol=1e-12, atol=1e-12)
-        return self._check(R.net_bid(self.w, v), K.net_bid(self.table, v))
+        return self._decide(kernel_view(obs), K.D_BID, K.bid_features, R.bid_features, R.net_bid, K.net_bid)
 
     def card(self, obs):
-        v = kernel_view(obs)
-        x = np.empty(K.D_CARD)
-        K.card_features(v, x)
-        np.testing.assert_allclose(x, R.card_features(v), rtol=1e-12, atol=1e-12)
-        return self._check(R.net_card(self.w, v), K.net_card(self.table, v))
+        return self._decide(kernel_view(obs), K.D_CARD, K.card_features, R.card_features, R.net_card, K.net_card)
+
+    def _decide(self, v, d, kernel_features, twin_features, twin, kernel):
+        x = np.empty(d)
+        kernel_features(v, x)
+        np.testing.assert_allclose(x, twin_features(v), rtol=1e-12, atol=1e-12)
+        return self._check(twin(self.w, v), kernel(self.table, v))
 
     def _check(self, twin, kern):
         assert twin == kern

@@ -129,7 +129,8 @@ def main(argv=None) -> dict:
     ap.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results" / "net.json")
     args = ap.parse_args(argv)
     _, meta = read_weights()
-    result = {"weights": str(weights_path()), "weights_meta": meta, "machine": platform.machine(),
+    wp = weights_path().resolve()
+    result = {"weights": str(wp.relative_to(ROOT)) if wp.is_relative_to(ROOT) else str(wp), "weights_meta": meta, "machine": platform.machine(),
               "cpus": os.cpu_count(), "command": "python benchmarks/net.py " + " ".join(argv or sys.argv[1:])}
 
     def show(key, value):

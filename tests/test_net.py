@@ -258,3 +258,13 @@ def test_simulate_and_tournament_take_net_at_the_command_line(tmp_path):
                         "--games", "3", "--seed", "1", "--threads", "1", "--json"], capture_output=True, text=True, env=env)
     assert p.returncode == 0, p.stderr
     assert {x["name"] for x in json.loads(p.stdout)["policies"]} == {"net", "heuristic", "random"}
+
+
+def test_net_is_the_vector_envs_opponent():
+    from wizsim.envs.vector import VectorEnv
+
+    env = VectorEnv(8, 4, 5, seed=1, opponents="net", seat=1)
+    env.reset()
+    for _ in range(40):  # the learner plays its lowest legal action; the net plays the other seats
+        env.step(np.array([np.flatnonzero(m)[0] for m in env.masks]))
+    assert (env.seat == 1).all()

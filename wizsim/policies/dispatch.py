@@ -48,6 +48,7 @@ from wizsim.policies.heuristic import (
     heuristic_trump,
     heuristic_trump_choices,
 )
+from wizsim.policies.net import net_bid, net_card, net_trump
 from wizsim.policies.observation import observe
 from wizsim.policies.random_policy import random_bid, random_card, random_trump
 from wizsim.policies.search import search_bid, search_card, search_trump
@@ -55,7 +56,8 @@ from wizsim.policies.search import search_bid, search_card, search_trump
 RANDOM = 0
 HEURISTIC = 1
 SEARCH = 2
-KINDS = (RANDOM, HEURISTIC, SEARCH)  # a kind without its branch below would play as random: the registry refuses it
+NET = 4  # the learned policy (policies.net)
+KINDS = (RANDOM, HEURISTIC, SEARCH, NET)  # a kind without its branch below would play as random: the registry refuses it
 USER = 3  # a user's jitted player (``wizsim.jit``), never a named policy's kind: its functions come in ``ext``
 
 
@@ -79,6 +81,8 @@ def choose_bid_light(kind, params, table, obs, rng):
     if kind == HEURISTIC:
         return heuristic_bid(params, table, obs.seat, obs.players, obs.r, obs.hand, obs.turn_up, obs.trump, obs.bids,
                              obs.forbidden)
+    if kind == NET:
+        return net_bid(table, obs)
     return random_bid(obs.r, obs.forbidden, rng)
 
 
@@ -105,6 +109,8 @@ def choose_card_light(kind, params, table, obs, rng):
         return heuristic_card(seat, obs.players, obs.hand, obs.legal, obs.turn_up, obs.trump,
                               obs.bids[seat] - obs.tricks[seat], obs.played, obs.trick_cards[max(obs.winning_pos, 0)],
                               obs.n_in_trick, obs.led, obs.voids)
+    if kind == NET:
+        return net_card(table, obs)
     return random_card(obs.legal, rng)
 
 
@@ -126,6 +132,8 @@ def choose_trump(kind, params, table, obs, rng, search, user):
 def choose_trump_light(kind, params, table, obs, rng):
     if kind == HEURISTIC:
         return heuristic_trump(params, table, obs.players, obs.r, obs.hand, rng)
+    if kind == NET:
+        return net_trump(table, obs)
     return random_trump(rng)
 
 

@@ -24,9 +24,10 @@ import numpy as np
 
 from wizsim.cards import shorten
 from wizsim.config import ConfigError
-from wizsim.policies.dispatch import HEURISTIC, KINDS, RANDOM, SEARCH, USER, kernel_ext
+from wizsim.policies.dispatch import HEURISTIC, KINDS, NET, RANDOM, SEARCH, USER, kernel_ext
 
 N_PARAMS = 8  # columns of a slot's params row
+NET_COST = 60.0  # one card play of ``net`` in heuristic card plays (benchmarks/net.py measures it)
 DEFAULT_POLICY = "heuristic"  # simulate's and the datasets' policy when none is named (random measures nothing)
 
 
@@ -86,8 +87,16 @@ def _heuristic_values() -> np.ndarray:
     return np.array(VALUES, dtype=np.float64)
 
 
-# Shared data by name, loaded only when a table of policies needs it.
-TABLES = {"heuristic_values": _heuristic_values}
+def _net_table() -> np.ndarray:
+    from wizsim.policies.net_weights import net_table
+
+    return net_table()
+
+
+# Shared data by name, loaded only when a table of policies needs it; TABLE_HOLDS: a table that begins
+# with another (the net's weights follow the heuristic's values), so that their policies share a run.
+TABLES = {"heuristic_values": _heuristic_values, "net": _net_table}
+TABLE_HOLDS = {"net": "heuristic_values"}
 
 
 def _entries():
@@ -120,6 +129,9 @@ def _entries():
                             Param("play_trust", DEFAULT_PLAY_TRUST, 0.0, 1.0, P_PLAY_TRUST)),
                     summary="samples worlds consistent with what it has seen and picks the bid, card or trump "
                             "whose heuristic play-outs score best"),
+        PolicyEntry("net", NET, table="net", deterministic_play=True, cost=NET_COST,
+                    summary="small neural networks that value each action as the search policy's play-outs do "
+                            "(docs/net.md)"),
     )
 
 
@@ -344,7 +356,8 @@ def make_slots(names) -> PolicySlots:
         specs.setdefault(spec.name, spec)
     kinds = np.array([s.entry.kind for s in specs.values()], dtype=np.int8)
     params = np.stack([s.params_row() for s in specs.values()]) if specs else np.zeros((0, N_PARAMS))
-    needed = sorted({s.entry.table for s in specs.values() if s.entry.table is not None})
+    needed = {s.entry.table for s in specs.values() if s.entry.table is not None}
+    needed = sorted(needed - {TABLE_HOLDS[t] for t in needed if t in TABLE_HOLDS})
     if len(needed) > 1:
         raise ConfigError(f"these policies need different tables ({', '.join(needed)}): one table per run")
     table = TABLES[needed[0]]() if needed else np.zeros(1, dtype=np.float64)

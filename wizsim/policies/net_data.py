@@ -1,0 +1,187 @@
+"""Training examples for the ``net`` policy: states from whole rounds, each candidate valued by the search
+policy's own play-out on the round's true deal.
+
+``label_rounds`` plays rounds (3..6 players and the round size drawn per round, a quarter of them on the
+hook) with a behaviour policy in every seat (the heuristic, or ``net`` itself for a DAgger round), and at
+each decision it records the deciding seat's features (``policies.net``) and a *value* for every legal
+candidate: the seat's round score when it takes that candidate and the heuristic plays the rest of the
+round on the true deal. That is exactly the search policy's score of a candidate on one world
+(``search._card_world``, ``search._round_world``), with the world drawn from the true posterior instead
+of the search's belief model; a network that regresses these values over many deals learns the mean over
+the deals consistent with what the seat sees, which is what the search estimates with its sampled worlds.
+
+Each round depends only on (seed, round index). Values are NaN for candidates that are not legal.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from wizsim._jit import kernel
+from wizsim.bits import ZERO, bit, lowest_bit, popcount
+from wizsim.cards import FULL_DECK_MASK
+from wizsim.deal.kernels import deal_round, next_u64, rand_below
+from wizsim.policies.dispatch import choose_bid_light, choose_card_light, choose_trump_light
+from wizsim.policies.net import (
+    D_BID,
+    D_CARD,
+    D_TRUMP,
+    MAX_BID,
+    N_KINDS,
+    bid_features,
+    card_features,
+    card_kind,
+    trump_features,
+)
+from wizsim.policies.observation import observe
+from wizsim.policies.rollout import play_tricks, trick_status
+from wizsim.policies.search import _card_world, _round_world, _scratch
+from wizsim.rules.kernels import DEALER_NAMES, LED_NONE, forbidden_bid, trump_of_turn_up
+from wizsim.sim.round import key_streams
+
+_UNIT = 1.0 / 9007199254740992.0
+
+
+def empty_out(n_rounds: int):
+    """Output arrays for ``n_rounds`` rounds: (bid x, bid values, card x, card values, trump x, trump values),
+    then the counts (3,) int64 of bid, card and trump examples written."""
+    f = np.float32
+    return ((np.zeros((n_rounds * 6, D_BID), f), np.full((n_rounds * 6, MAX_BID + 1), np.nan, f),
+             np.zeros((n_rounds * 60, D_CARD), f), np.full((n_rounds * 60, N_KINDS), np.nan, f),
+             np.zeros((n_rounds, 4, D_TRUMP), f), np.full((n_rounds, 4), np.nan, f)),
+            np.zeros(3, np.int64))
+
+
+@kernel
+def _uniform(rng):
+    return (next_u64(rng) >> np.uint64(11)) * _UNIT
+
+
+@kernel
+def _card_choice(ctx, seat, players, hand, legal, turn_up, trump, bids, tricks, seat_played, played, trick_cards,
+                 n_in_trick, led, win_pos, voids):
+    """``play_tricks``'s chooser: record the decision (with probability ``p_card``), then the behaviour's card."""
+    r, hook, kind, params, table, rng, eps, p_card, live, out, counts = ctx
+    obs = observe(seat, players, r, hook, hand, legal, -1, turn_up, trump, bids, tricks, seat_played, played,
+                  trick_cards, n_in_trick, led, win_pos, voids)
+    kinds = ZERO
+    m = legal
+    while m != ZERO:
+        c = lowest_bit(m)
+        m &= m - np.uint64(1)
+        kinds |= bit(card_kind(c, trump))
+    if kinds & (kinds - np.uint64(1)) != ZERO and _uniform(rng) < p_card:
+        i = counts[1]
+        counts[1] += 1
+        x = np.empty(D_CARD)
+        card_features(obs, x)
+        out[2][i] = x
+        k = 0
+        cands = np.empty(N_KINDS, np.int64)
+        done = ZERO
+        m = legal
+        while m != ZERO:
+            c = lowest_bit(m)
+            m &= m - np.uint64(1)
+            kb = bit(card_kind(c, trump))
+            if done & kb == ZERO:
+                done |= kb
+                cands[k] = c
+                k += 1
+        leader = seat - n_in_trick
+        if leader < 0:
+            leader += players
+        world = live.copy()
+        row = np.empty(k)
+        wctx = (players, seat, cands[:k], turn_up, trump, bids, tricks, seat_played, played, trick_cards,
+                n_in_trick, leader, voids, trick_status(trick_cards, n_in_trick, trump), _scratch(players))
+        _card_world(wctx, world, row)
+        for j in range(k):
+            out[3][i, card_kind(cands[j], trump)] = row[j]
+    if eps > 0.0 and legal & (legal - np.uint64(1)) != ZERO and _uniform(rng) < eps:
+        n = 0
+        m = legal
+        pick = rand_below(rng, popcount(legal))
+        while m != ZERO:
+            c = lowest_bit(m)
+            m &= m - np.uint64(1)
+            if n == pick:
+                return c
+            n += 1
+    return choose_card_light(kind, params, table, obs, rng)
+
+
+@kernel
+def label_round(seed, index, kind, params, table, eps, p_card, out, counts):
+    """Play round ``index`` of run ``seed`` with the policy ``kind`` (``dispatch``; ``params`` its row,
+    ``table`` the shared table) in every seat, a uniformly random legal card instead with probability
+    ``eps``, and append its examples to ``out`` (``empty_out``): every trump and bid decision, each card
+    decision with two or more legal kinds with probability ``p_card``."""
+    deal_rng = np.empty(1, np.uint64)
+    rng = np.empty(1, np.uint64)
+    key_streams(seed, index, deal_rng, rng)
+    players = 3 + rand_below(rng, 4)
+    r = 1 + rand_below(rng, 60 // players)
+    hook = _uniform(rng) < 0.25
+    hands = np.zeros(players, np.uint64)
+    turn_up = deal_round(deal_rng, players, r, np.zeros(players, np.uint64), FULL_DECK_MASK, hands)
+    dealer = players - 1
+    bids = np.full(players, -1, np.int8)
+    tricks = np.zeros(players, np.int8)
+    seat_played = np.zeros(players, np.uint64)
+    voids = np.zeros(players, np.int8)
+    trick_cards = np.zeros(players, np.int8)
+    cands = np.arange(MAX_BID + 1)
+    trump = trump_of_turn_up(turn_up)
+    if trump == DEALER_NAMES:
+        i = counts[2]
+        counts[2] += 1
+        x = np.empty(D_TRUMP)
+        for s in range(4):
+            trump_features(hands[dealer], players, r, s, x)
+            out[4][i, s] = x
+        row = np.empty(4)
+        ctx = (params, table, players, r, hook, turn_up, dealer, 0, bids, cands[:4], 0, True,
+               (np.empty(players, np.int8),) + _scratch(players))
+        _round_world(ctx, hands, row)
+        out[5][i] = row
+        obs = observe(dealer, players, r, hook, hands[dealer], ZERO, -1, turn_up, -1, bids, tricks, seat_played, ZERO,
+                      trick_cards, 0, LED_NONE, -1, voids)
+        trump = choose_trump_light(kind, params, table, obs, rng)
+    total = 0
+    for s in range(players):
+        forbidden = forbidden_bid(hook, s, players, r, total)
+        obs = observe(s, players, r, hook, hands[s], ZERO, forbidden, turn_up, trump, bids, tricks, seat_played, ZERO,
+                      trick_cards, 0, LED_NONE, -1, voids)
+        if r > 1 or forbidden < 0:
+            i = counts[0]
+            counts[0] += 1
+            x = np.empty(D_BID)
+            bid_features(obs, x)
+            out[0][i] = x
+            k = 0
+            bc = np.empty(r + 1, np.int64)
+            for b in range(r + 1):
+                if b != forbidden:
+                    bc[k] = b
+                    k += 1
+            row = np.empty(k)
+            ctx = (params, table, players, r, hook, turn_up, s, s + 1, bids, bc[:k], trump, False,
+                   (np.empty(players, np.int8),) + _scratch(players))
+            _round_world(ctx, hands, row)
+            for j in range(k):
+                out[1][i, bc[j]] = row[j]
+        b = choose_bid_light(kind, params, table, obs, rng)
+        bids[s] = b
+        total += b
+    live = hands.copy()
+    ctx = (r, hook, kind, params, table, rng, eps, p_card, live, out, counts)
+    play_tricks(_card_choice, ctx, players, turn_up, trump, live, bids, tricks, seat_played, voids, trick_cards, 0, 0,
+                ZERO, r * players, False, trick_cards, trick_cards, trick_cards)
+
+
+@kernel
+def label_rounds(seed, first, n, kind, params, table, eps, p_card, out, counts):
+    """``label_round`` for rounds ``first .. first + n - 1``."""
+    for i in range(first, first + n):
+        label_round(seed, i, kind, params, table, eps, p_card, out, counts)

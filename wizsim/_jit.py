@@ -160,6 +160,9 @@ def _cached(dispatcher):
             print(f"wizsim: Numba's disk cache is off, kernels compile in memory on every run: no writable "
                   f"cache folder (the package folder {_PACKAGE} and the user cache folder are read-only, "
                   f"{tried}); set NUMBA_CACHE_DIR to a writable folder to keep them.", file=sys.stderr)
+            from wizsim import _notice
+
+            _notice.said = True  # that line says kernels compile; the library's compile notice would repeat it
     return dispatcher
 
 

@@ -25,8 +25,9 @@ from wizsim.config import (
     n_game_rounds,
 )
 from wizsim.policies import PolicySlots, make_slots, seat_policies
+from wizsim.policies.records import Fixed, Log, Seats
 from wizsim.policies.registry import looks_like_player_spec, needs_open_table, seat_name
-from wizsim.sim.kernels import BLOCK, GAME_BLOCK, simulate_games_kernel, simulate_rounds_kernel
+from wizsim.sim.kernels import BLOCK, GAME_BLOCK, GamesOut, RoundsOut, simulate_games_kernel, simulate_rounds_kernel
 from wizsim.sim.round import BID_FREE, TRUMP_BY_RULES
 from wizsim.table.players import is_player
 
@@ -208,12 +209,14 @@ def simulate_rounds(players: int, r: int, n_rounds: int, policies="random", *, h
     accepted = np.zeros(n, np.bool_)
     log_cards, log_leader, log_winner = _trick_logs(n if trick_log else 1, r, p)
 
+    seats = Seats(seat_slot, slots.kinds, slots.params, slots.table)
+    fixed = Fixed(fixed_hands, turn_up_pool, np.int64(fixed_trump), bid_mode, fixed_bids)
+
     def rows(kern, a, b):
         li = slice(a, b) if trick_log else slice(0, 1)
-        kern(np.uint64(seed), np.int64(first_index + a), p, r, cfg.hook, seat_slot, slots.kinds, slots.params,
-             slots.table, fixed_hands, turn_up_pool, np.int64(fixed_trump), bid_mode, fixed_bids, bool(trick_log),
-             hands[a:b], turn_up[a:b], trump[a:b], bids[a:b], tricks[a:b], scores[a:b], accepted[a:b], log_cards[li],
-             log_leader[li], log_winner[li], slots.ext)
+        kern(np.uint64(seed), np.int64(first_index + a), p, r, cfg.hook, seats, fixed,
+             RoundsOut(hands[a:b], turn_up[a:b], trump[a:b], bids[a:b], tricks[a:b], scores[a:b], accepted[a:b]),
+             Log(bool(trick_log), log_cards[li], log_leader[li], log_winner[li]), slots.ext)
 
     with numba_threads(threads), one_thread_if(n <= BLOCK):
         run_batch(simulate_rounds_kernel, n, BLOCK, slots.ext, rows)
@@ -370,9 +373,9 @@ def simulate_games(players: int, n_games: int, policies="random", *, hook: bool 
 
     def rows(kern, a, b):
         li = slice(a, b) if trick_log else slice(0, 1)
-        kern(np.uint64(seed), game_ids[a:b], p, cfg.hook, player_slot[a:b], slots.kinds, slots.params, slots.table,
-             bool(trick_log), first_dealer[a:b], hands[a:b], turn_up[a:b], trump[a:b], bids[a:b], tricks[a:b],
-             scores[a:b], log_cards[li], log_leader[li], log_winner[li], slots.ext)
+        kern(np.uint64(seed), game_ids[a:b], p, cfg.hook, player_slot[a:b], (slots.kinds, slots.params, slots.table),
+             GamesOut(first_dealer[a:b], hands[a:b], turn_up[a:b], trump[a:b], bids[a:b], tricks[a:b], scores[a:b]),
+             Log(bool(trick_log), log_cards[li], log_leader[li], log_winner[li]), slots.ext)
 
     with numba_threads(threads), one_thread_if(n <= GAME_BLOCK):
         run_batch(simulate_games_kernel, n, GAME_BLOCK, slots.ext, rows)

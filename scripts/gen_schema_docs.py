@@ -52,8 +52,21 @@ def section() -> str:
     return "\n\n".join(parts)
 
 
+IDENTITIES = (
+    "`wizsim.run` also holds `identities`, one per entry of `policies` (seat order; player order in game mode): "
+    "what that player is. A built-in policy is `{\"player\": \"heuristic\", \"kind\": \"builtin\", "
+    "\"wizsim\": \"0.1.0\"}`; a user's player is `{\"player\": NAME, \"kind\": KIND, \"sha256\": DIGEST}` with "
+    "KIND `file` (`FILE.py:NAME`: the first 16 hex digits of the SHA-256 of the file's bytes as executed), "
+    "`module` (`package.module:NAME`: of its top-level package's `.py` files), `jitted` (a `wizsim.jit_player` "
+    "object: of its three functions' source) or `object` (any other Python object: `sha256` null and a `note`, "
+    "since nothing can be digested). The identities are part of the run id: a resume whose players differ stops "
+    "naming the seat, and `read_rounds`/`read_tricks` refuse files that record one policy name with two "
+    "identities, naming two of them."
+)
+
+
 def schema_doc() -> str:
-    return "# wizsim dataset schema\n\n" + section() + "\n"
+    return "# wizsim dataset schema\n\n" + section() + "\n\n" + IDENTITIES + "\n"
 
 
 def readme_with_section(text: str) -> str:

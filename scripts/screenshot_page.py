@@ -1,9 +1,10 @@
-"""Screenshots of the ``wizsim serve`` page: the README example asked and answered, on a phone (390 px
-wide) and a laptop (1280 px): ``docs/img/serve-390.png`` and ``docs/img/serve-1280.png``; the score
-sheet of a game in progress and its review at 1280 px: ``docs/img/sheet-1280.png`` and
-``docs/img/review-1280.png``.
+"""Screenshots of the ``wizsim serve`` page: the README example asked and answered on a laptop (1280 px):
+``docs/img/serve-1280.png``; the score sheet of a game in progress and its review at 1280 px:
+``docs/img/sheet-1280.png`` and ``docs/img/review-1280.png``; on a phone (360 x 740, one screen each): the
+bid answer for a 20-card hand (3 players, round 20), ``docs/img/serve-360.png``, and a whole 6-player
+game's score sheet, ``docs/img/sheet-360.png``.
 
-    python scripts/screenshot_page.py [--out docs/img]
+    python scripts/screenshot_page.py [--out docs/img] [--phone-only]
 
 Starts a real server on a free local port and Debian's headless Chromium (``chromium``,
 ``chromium-driver``), taps the hand W, AS, 3H with spades trump in seat 2, asks with seed 7, and
@@ -20,8 +21,12 @@ from pathlib import Path
 
 from wizsim.web.harness import ask_and_wait, chromium, open_page, served, tap_question
 
-WIDTHS = (390, 1280)
+WIDTHS = (1280,)
 EXAMPLE = dict(hand=["W", "AS", "3H"], trump="S", seat=2, seed=7)
+PHONE = (360, 740)
+HAND_20 = dict(hand="W,W,AS,KS,QS,JS,TS,9S,AH,KH,QH,JH,TH,AD,KD,QD,AC,KC,J,J".split(","), trump="none", seat=2,
+               players=3, seed=1, samples=2000)
+NAMES_6 = ["Annabelle", "Bartholomew", "Cleopatra", "Dan", "Evangeline", "Frederick"]
 SHEET_ROUNDS = 9
 REVIEW_SAMPLES = 300
 NAMES = ["Ann", "Bob", "Cleo", "Dan"]
@@ -80,13 +85,52 @@ def sheet_pictures(url: str, out: Path, width: int = 1280) -> None:
         driver.quit()
 
 
+def screen(driver, css: str, path: Path) -> None:
+    """Save one screen with the element ``css`` at its top."""
+    driver.execute_script("document.querySelector(arguments[0]).scrollIntoView({block: 'start'})", css)
+    path.write_bytes(driver.get_screenshot_as_png())
+    print(f"wrote {path} ({PHONE[0]} x {PHONE[1]} px)")
+
+
+def phone_pictures(url: str, out: Path) -> None:
+    """A 20-card bid answer and a 6-player sheet on a 360 x 740 phone."""
+    import json
+
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    import wizsim
+    from wizsim.record import from_games
+    from wizsim.web.harness import tap
+
+    driver = chromium(*PHONE)
+    try:
+        open_page(driver, url)
+        tap_question(driver, **HAND_20)
+        ask_and_wait(driver, 300)
+        screen(driver, "#answer", out / "serve-360.png")
+        record = from_games(wizsim.simulate_games(6, 1, "heuristic", seed=7, trick_log=True), 0, names=NAMES_6, me=0)
+        tap(driver, "#tab-sheet")
+        tap(driver, "#ng-start")
+        driver.execute_script("document.getElementById('record-text').value = arguments[0]",
+                              json.dumps(record.to_dict()))
+        tap(driver, "#import-btn")
+        WebDriverWait(driver, 30).until(lambda d: "Imported" in d.find_element("id", "io-status").text)
+        screen(driver, "#score-sheet", out / "sheet-360.png")
+    finally:
+        driver.quit()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", default="docs/img", help="folder for the PNG files")
+    parser.add_argument("--phone-only", action="store_true", help="only the two 360 px pictures")
     args = parser.parse_args()
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     with served() as url:
+        phone_pictures(url, out)
+        if args.phone_only:
+            return
         for width in WIDTHS:
             driver = chromium(width, 900)
             try:

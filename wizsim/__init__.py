@@ -16,6 +16,7 @@ __all__ = [
     "Observation",
     "Player",
     "PlayAdvice",
+    "PlayerError",
     "Round",
     "RoundBatch",
     "RulesConfig",
@@ -46,7 +47,7 @@ __all__ = [
 _HOMES = {
     "wizsim.advisor": ("Advice", "AdviceError", "PlayAdvice", "TrumpAdvice", "advise", "advise_play", "advise_trump"),
     "wizsim.cards": ("CardError", "format_cards", "parse_cards"),
-    "wizsim.config": ("ConfigError", "RulesConfig"),
+    "wizsim.config": ("ConfigError", "PlayerError", "RulesConfig"),
     "wizsim.rules.api": ("legal_plays", "score", "trick_winner"),
     "wizsim.sim.driver": ("GameBatch", "RoundBatch", "simulate_games", "simulate_rounds"),
     "wizsim.dataset.read": ("read_rounds",),  # pulls in pyarrow.dataset

@@ -302,6 +302,16 @@ COUNT = click.IntRange(min=1)
 
 
 
+def decision_timeout_option(fn):
+    """--decision-timeout: the seconds a user's Python player may take over one decision."""
+    return click.option("--decision-timeout", type=click.FloatRange(0, min_open=True), default=None,
+                        metavar="SECONDS", show_default="no limit",
+                        help="Stop with an error when a user's Python player (FILE.py:NAME, package.module:NAME) "
+                             "takes longer than this over one decision (trump, bid or card). A player that raises "
+                             "or exits stops the run the same way: one line naming the player, the seat, the "
+                             "decision and the seed and round index that replay it (exit 2).")(fn)
+
+
 def engine_options(engine_help: str):
     """--engine, --scheduler and --workers: where a batch command runs its chunks."""
     options = [
@@ -336,14 +346,21 @@ def engine_options(engine_help: str):
               help="With --out: rounds (games with --games) per file.")
 @click.option("--overwrite", is_flag=True, help="With --out: replace a different run's data in the folder.")
 @engine_options("With --out: run the chunks here or on a Dask cluster.")
+@decision_timeout_option
+@click.option("--allow-unverified-players", is_flag=True,
+              help="With --out: resume although a seat's player cannot be verified as the one that wrote the data "
+                   "(a module player with no source files to digest). Without it such a resume stops, as does "
+                   "one whose players' files changed.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as one JSON object.")
 @bad_input_is_usage_error
 def simulate(players, round_size, rounds, games, policy, policies, hook, seed, threads, out, trick_log, chunk_size,
-             overwrite, engine, scheduler, workers, as_json):
+             overwrite, engine, scheduler, workers, decision_timeout, allow_unverified_players, as_json):
     """Simulate many rounds (--round R --rounds N) or whole games (--games N) and summarise them.
 
     With --out DIR the rounds go to a Parquet dataset in DIR instead (rerun the same command to
-    resume an interrupted run); the summary then describes what was written.
+    resume an interrupted run); the summary then describes what was written. The run records what
+    each seat's player is (a built-in by name and wizsim's version, FILE.py:NAME by its file's
+    digest): a resume whose players changed stops, naming the seat, and leaves DIR as it was.
     """
     from wizsim.sim.plan import make_plan
 
@@ -351,7 +368,8 @@ def simulate(players, round_size, rounds, games, policy, policies, hook, seed, t
         raise click.UsageError("give --policy (every seat) or --policies (one per seat), not both")
     names = policies or policy or DEFAULT_POLICY
     dataset_only = {"--trick-log": trick_log, "--chunk-size": chunk_size, "--overwrite": overwrite,
-                    "--engine dask": engine != ENGINES[0], "--scheduler": scheduler, "--workers": workers}
+                    "--engine dask": engine != ENGINES[0], "--scheduler": scheduler, "--workers": workers,
+                    "--allow-unverified-players": allow_unverified_players}
     if out is None and any(dataset_only.values()):
         given = ", ".join(k for k, v in dataset_only.items() if v)
         raise click.UsageError(f"{given}: these options need --out DIR")
@@ -378,7 +396,8 @@ def simulate(players, round_size, rounds, games, policy, policies, hook, seed, t
             with sigterm_as_interrupt(), progress_bar(plan.n_units, plan.unit) as bar:
                 result = write_dataset(out, players, **args, trick_log=trick_log, chunk_size=chunk_size,
                                        engine=engine, overwrite=overwrite, scheduler=scheduler, workers=workers,
-                                       progress=bar.update)
+                                       progress=bar.update, allow_unverified_players=allow_unverified_players,
+                                       decision_timeout=decision_timeout)
         except KeyboardInterrupt as stop:
             click.echo(f"\ninterrupted: {out} holds only complete files; run the same command again to resume.",
                        err=True)
@@ -391,7 +410,8 @@ def simulate(players, round_size, rounds, games, policy, policies, hook, seed, t
         announce_compile(main_kernel, seconds=COMPILE_SECONDS[unit_key], ext=kernels_ext(plan.policies))
         say_long_estimate(players, plan.policies, plan.n_units, plan.unit, plan.round, threads)
         with progress_bar(plan.n_units, plan.unit) as bar:
-            result = run_interruptibly(lambda: summarize(players, **args, progress=bar.update))
+            result = run_interruptibly(lambda: summarize(players, **args, progress=bar.update,
+                                                         decision_timeout=decision_timeout))
     echo(result, as_json)
 
 
@@ -519,9 +539,10 @@ def advise(hand, trump, seat, players, bids, played, hook, trump_card, samples, 
 @click.option("--hook", is_flag=True, help="Hook variant: the bids may not add up to the round size.")
 @click.option("--threads", type=COUNT, default=None, show_default="all cores", help="Threads.")
 @engine_options("Play the chunks of deals here or on a Dask cluster (the same result).")
+@decision_timeout_option
 @click.option("--json", "as_json", is_flag=True, help="Print the results as one JSON object.")
 @bad_input_is_usage_error
-def tournament(players, policies, games, seed, hook, threads, engine, scheduler, workers, as_json):
+def tournament(players, policies, games, seed, hook, threads, engine, scheduler, workers, decision_timeout, as_json):
     """Whole games between policies: every policy in every seat equally often, on shared deals.
 
     With --engine dask the deals are played on a Dask cluster (--scheduler ADDRESS, or a local one of
@@ -544,7 +565,8 @@ def tournament(players, policies, games, seed, hook, threads, engine, scheduler,
     with progress_bar(games, "game") as bar:
         result = run_interruptibly(lambda: run_tournament(players, policies, games, seed=seed, hook=hook,
                                                           threads=threads, progress=bar.update, engine=engine,
-                                                          scheduler=scheduler, workers=workers))
+                                                          scheduler=scheduler, workers=workers,
+                                                          decision_timeout=decision_timeout))
     echo(result, as_json)
 
 

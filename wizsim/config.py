@@ -31,6 +31,12 @@ class ConfigError(ValueError):
     """A rule option outside its valid range; the message names the option and the range."""
 
 
+class PlayerError(ConfigError):
+    """A user's player failed: its module would not load, or a decision raised (``SystemExit`` included),
+    returned no legal action or ran past the time limit. The one-line message names the player, the
+    seat, the decision and the (seed, round index) that replays it; ``__cause__`` is the original."""
+
+
 @kernel
 def n_game_rounds(players):
     """Rounds in a whole game, and the largest round size: 60 / players (20, 15, 12 or 10)."""

@@ -55,10 +55,11 @@ import pandas as pd
 
 from wizsim.config import ENGINES, MAX_ROUND_INDEX, ConfigError, RulesConfig, check_count, check_flag, n_game_rounds
 from wizsim.policies import seat_policies
-from wizsim.policies.registry import USER_PLAYERS, is_user_player, looks_like_player_spec
+from wizsim.policies.registry import USER_PLAYERS, is_user_player, looks_like_player_spec, seat_identity
 from wizsim.sim.driver import simulate_games
 from wizsim.sim.plan import DEAL_CHUNK, estimate_seconds, make_plan
 from wizsim.stats import Z95, json_float
+from wizsim.table.players import check_timeout
 
 DASK_TASK_SECONDS = 2.0
 
@@ -87,6 +88,7 @@ class TournamentResult:
     summary: pd.DataFrame  # one row per distinct policy name
     by_round: pd.DataFrame  # one row per (policy, round size)
     differences: pd.DataFrame | None = None  # one row per pair of policies: a, b, mean, low, high, deals
+    identities: dict | None = None  # policy name -> what that player is (wizsim.identity)
 
     @property
     def n_games(self) -> int:
@@ -108,6 +110,8 @@ class TournamentResult:
                 "bid_accuracy_by_round": {int(r): json_float(a) for r, a in zip(br["round"], br.bid_accuracy, strict=True)},
                 "mean_abs_bid_error_by_round": {int(r): json_float(a) for r, a in zip(br["round"], br.mean_abs_bid_error, strict=True)},
             })
+            if self.identities and row.name in self.identities:
+                entries[-1]["identity"] = self.identities[row.name]
         out = {"games": self.n_games, "players": self.players, "policies": entries, "deals": self.n_deals,
                "rotations": self.rotations, "seed": self.seed, "hook": self.hook,
                "table": list(self.policies)}
@@ -178,8 +182,12 @@ class _Totals:
 def run_tournament(players: int, policies, games: int, *, seed: int | None = 0, hook: bool = False,
                    threads: int | None = None, progress=None, keep_games: bool = False, engine: str = "local",
                    scheduler: str | None = None, workers: int | None = None,
-                   dask_processes: bool = True) -> TournamentResult:
+                   dask_processes: bool = True, decision_timeout: float | None = None) -> TournamentResult:
     """Play about ``games`` whole games (see the module docstring); ``progress(k)`` is told of k more games.
+
+    Each policy's entry of the result says what that player is (``identities``, ``wizsim.identity``).
+    A user's player that fails, or takes longer than ``decision_timeout`` seconds over one decision,
+    stops the tournament with a ``PlayerError`` naming it, its seat, the decision and the round.
 
     ``keep_games=True`` also returns the per-game table ``.games`` (memory grows with the games);
     without it memory stays flat in ``games``. ``engine="dask"`` plays the chunks on a Dask cluster:
@@ -193,6 +201,8 @@ def run_tournament(players: int, policies, games: int, *, seed: int | None = 0, 
     names = seat_policies(policies, players)
     games = check_count(games, "games", 1, (MAX_ROUND_INDEX + 1) // n_game_rounds(players))  # int64 round indices
     keep_games = check_flag(keep_games, "keep_games")
+    decision_timeout = check_timeout(decision_timeout)
+    identities = {name: seat_identity(name) for name in dict.fromkeys(names)}
     d = distinct_rotations(names)
     # the run's units are deals: each is played once per distinct rotation
     # a chunk's totals are exact integers, so the chunk size never changes a result: on a cluster a chunk
@@ -209,7 +219,7 @@ def run_tournament(players: int, policies, games: int, *, seed: int | None = 0, 
     totals = _Totals(seat_mask, R)
 
     kept = [] if keep_games else None
-    job = (p, d, rot_policies, plan.hook, seed)
+    job = (p, d, rot_policies, plan.hook, seed, decision_timeout)
     if engine == "local":
         results = contextlib.nullcontext(play_chunk(*job, c.start, c.stop, threads) for c in plan.chunks())
     else:
@@ -254,17 +264,18 @@ def run_tournament(players: int, policies, games: int, *, seed: int | None = 0, 
     differences = pd.DataFrame(diff_rows, columns=["a", "b", "mean", "low", "high", "deals"])
     games_df = None if kept is None else _games_table(kept, n_deals, d, p, rot_policies, distinct)
     return TournamentResult(p, names, seed, plan.hook, n_deals, d, games_df, pd.DataFrame(rows),
-                            pd.DataFrame(round_rows), differences)
+                            pd.DataFrame(round_rows), differences, identities)
 
 
-def play_chunk(p: int, d: int, rot_policies, hook: bool, seed: int, start: int, stop: int, threads):
+def play_chunk(p: int, d: int, rot_policies, hook: bool, seed: int, decision_timeout, start: int, stop: int,
+               threads):
     """Deals ``start..stop-1``, each once per rotation: the per-game arrays the totals add up,
     ``final`` (games, p), ``exact`` and ``abs_err`` (games, R, p), by player."""
     deals = np.arange(start, stop, dtype=np.int64)
     game_ids = np.repeat(deals, d)
     per_game = [rot_policies[j] for _ in deals for j in range(d)]
     batch = simulate_games(p, len(game_ids), hook=hook, seed=seed, threads=threads, game_ids=game_ids,
-                           player_policies=per_game)
+                           player_policies=per_game, decision_timeout=decision_timeout)
     bids = batch.by_player(batch.bids).astype(np.int16)
     tricks = batch.by_player(batch.tricks).astype(np.int16)
     return batch.final, bids == tricks, np.abs(bids - tricks)

@@ -19,20 +19,29 @@ cards in the world plus those it already played), mixed over the table's type an
 
 - **exact** when every policy involved plays deterministically (the heuristic does: its plays depend
   only on what it sees) and the deals consistent with the counts and voids number at most
-  ``EXACT_LIMIT`` (20,000): every such deal is enumerated, weighed by its likelihood (deals of weight 0
-  left out) and played out once per card. Typical: the last tricks, and any state where the other seats
-  hold few cards and the undealt pile is small (late in the last rounds of a game).
+  ``EXACT_LIMIT`` (20,000) and, at default precision, playing them all fits the work budget below: every
+  such deal is listed (``sim.worlds.enumerate_worlds``, a kernel that gives up past ``ENUMERATION_STEPS``),
+  weighed by its likelihood (deals of weight 0 left out) and played out once per card. Typical: the last
+  tricks, and any state where the other seats hold few cards and the undealt pile is small (late in the
+  last rounds of a game). At default precision the deals go in an order drawn from the seed, piece by
+  piece, the wall clock read between pieces: cut short by it, the deals played are a simple random sample
+  of the consistent ones and the answer is a Monte Carlo one over them (``timed_out``, its intervals).
 - **monte-carlo** otherwise: worlds from the world sampler (``sim.worlds``), kept by rejection control
   with weights as bid advice's (``sim.evidence``), added in doubling batches with the bid advisor's
   stopping rule (``advisor.sampling.separated``: the best card beats the runner-up by a paired 95%
   interval, the error spread over the looks) or, with ``samples``, exactly that many. One work budget
   covers the whole call: sampling (worlds drawn, accepted or not) and play-outs (cards played) are
-  counted in card plays against ``MAX_WORK``.
+  counted in card plays against ``MAX_WORK``. The worlds of a batch are drawn in pieces with the clock
+  read between them (a state with several seats void in several suits can take milliseconds a world).
+- A default-precision call stops at ``TIME_LIMIT`` of wall clock (compiling left out) from its start,
+  whichever path it takes. With one legal card the answer is that card at once, its figures from a small
+  simulation (at most ``FORCED_SAMPLES`` worlds and ``FORCED_SHARE`` of the budget and the time).
+- ``samples``: the worlds (deals) the figures rest on, each weighed once; ``tried``: the worlds drawn or
+  listed, kept or not.
 """
 
 from __future__ import annotations
 
-import itertools
 import math
 import time
 from dataclasses import dataclass
@@ -59,6 +68,21 @@ COUNT_STEPS_LIMIT = 200_000
 MAX_WORK = 4_000_000
 MIN_CAP = 1_000
 TIME_LIMIT = 0.75  # the documented 0.5 s, plus half: see advisor.sampling.TIME_LIMIT
+# The exact path lists the deals in a kernel, walking at most this many combinations (about 0.05 s);
+# a state that would need more is sampled.
+ENUMERATION_STEPS = 1_000_000
+# Default precision's exact path plays the deals in pieces of about this much work (in card plays: about
+# 0.03 s on the reference machine), the wall clock read between them.
+PIECE_WORK = MAX_WORK // 16
+# Drawing one world may take many tries of the sampler (several seats void in several suits, 2 ms a
+# world): the worlds of a batch are drawn in pieces of about this many seconds at the pace measured (the
+# first piece this many worlds), the clock read between them.
+PIECE_SECONDS = 0.02
+FIRST_PIECE = 32
+# Only one legal card: the answer is that card, with its figures (the chance of making the bid, the
+# expected score) from a small simulation: at most this many worlds and this share of the budget.
+FORCED_SAMPLES = 200
+FORCED_SHARE = 0.25
 
 
 @dataclass
@@ -173,44 +197,22 @@ def count_deals(q: PlayQuestion) -> int | None:
     return total
 
 
-def enumerate_deals(q: PlayQuestion) -> tuple[np.ndarray, np.ndarray]:
-    """Every consistent deal: worlds (n, players) uint64 (the player's own hand in its column) and the
-    turned-up card of each (n,) int8."""
-    others = _other_seats(q)
-    needs = [q.held_counts[s] for s in others]
-    allowed = _allowed_masks(q)
-    rows: list[list[int]] = []
-    turn_ups: list[int] = []
+def enumerate_deals(q: PlayQuestion, cap: int = EXACT_LIMIT) -> tuple[np.ndarray, np.ndarray] | None:
+    """Every consistent deal (``sim.worlds.enumerate_worlds``): worlds (n, players) uint64 (the player's own
+    hand in its column) and the turned-up card of each (n,) int8; None when there are more than ``cap`` or
+    listing them would take more than ``ENUMERATION_STEPS`` steps."""
+    from wizsim.sim.worlds import enumerate_worlds
 
-    def deal(i: int, left: int, hands: list[int], t: int):
-        if i == len(others):
-            rows.append(hands.copy())
-            turn_ups.append(t)
-            return
-        pool = [int(c) for c in mask_to_cards(left & allowed[i])]
-        for combo in itertools.combinations(pool, needs[i]):
-            m = 0
-            for c in combo:
-                m |= 1 << c
-            hands[i] = m
-            deal(i + 1, left & ~m, hands, t)
-
-    for t in _turn_up_choices(q):
-        deal(0, q.unseen_mask & ~(1 << t if t >= 0 else 0), [0] * len(others), t)
-    worlds = np.zeros((len(rows), q.players), np.uint64)
-    worlds[:, q.me] = np.uint64(q.hand_mask)
-    if rows:
-        worlds[:, others] = np.array(rows, dtype=np.uint64)
-    return worlds, np.array(turn_ups, np.int8)
+    return enumerate_worlds(q.state(), _turn_up_choices(q), cap, ENUMERATION_STEPS)
 
 
 def play_kernels() -> tuple:
     """The kernels a play-advice call runs (for the CLI's first-run compile notice)."""
     from wizsim.sim.evaluation import evaluate_worlds_kernel
     from wizsim.sim.evidence import world_likelihoods_kernel
-    from wizsim.sim.worlds import sample_worlds_kernel
+    from wizsim.sim.worlds import enumerate_worlds_kernel, sample_worlds_kernel
 
-    return (sample_worlds_kernel, world_likelihoods_kernel, evaluate_worlds_kernel)
+    return (sample_worlds_kernel, world_likelihoods_kernel, evaluate_worlds_kernel, enumerate_worlds_kernel)
 
 
 def _deterministic(name: str) -> bool:
@@ -325,28 +327,108 @@ def _warning(q: PlayQuestion, model, like: np.ndarray, model_bids: np.ndarray, n
             f"for more")
 
 
-def _exact(q: PlayQuestion, state, model, candidates: np.ndarray, seed: int) -> Evaluation:
+class _Clock:
+    """The wall clock of one call, compiling left out (the limit is about answering, not compiling)."""
+
+    def __init__(self, limit: float):
+        self.limit = limit
+        self.started, self.compiled = time.perf_counter(), compile_seconds()
+
+    def spent(self) -> float:
+        return time.perf_counter() - self.started - (compile_seconds() - self.compiled)
+
+    def over(self) -> bool:
+        return self.spent() > self.limit
+
+
+def _exact_cost(q: PlayQuestion, model, k: int) -> float:
+    """Work, in card plays, of weighing one deal and playing it out for ``k`` cards (as ``_monte_carlo``
+    counts it)."""
+    from wizsim.policies import policy_cost
+
+    plays_left = q.players * q.r - len(q.played)
+    per_play = float(np.mean([policy_cost(n, -(-plays_left // q.players)) for n in model.names]))
+    return k * plays_left * per_play + (q.players - 1) * (2 + len(q.played) // q.players)
+
+
+def _piece(per_world: float) -> int:
+    """Worlds in one piece of work between two looks at the clock."""
+    return max(16, int(PIECE_WORK // max(per_world, 1.0)))
+
+
+def _exact(q: PlayQuestion, state, model, candidates: np.ndarray, seed: int, deals, clock: _Clock | None,
+           per_world: float) -> Evaluation:
+    """Every deal of ``deals`` (``enumerate_deals``) weighed and played out. With a ``clock`` (default
+    precision) the deals go in an order drawn from ``seed``, piece by piece, the clock read between pieces:
+    cut short, the deals played are a simple random sample of them, and the answer is a Monte Carlo one
+    over those (its intervals, its seed, ``timed_out``)."""
     from wizsim.sim.evaluation import evaluate_worlds
 
-    worlds, turn_ups = enumerate_deals(q)
-    tried = len(worlds)
-    if tried == 0:
+    worlds, turn_ups = deals
+    n = len(worlds)
+    if n == 0:
         raise AdviceError("no deal of the unseen cards fits what was played: the seats that showed a void "
                           "cannot hold the cards left")
-    weights, warning = None, None
     conditioned = _conditioned(q, model)
+    order = np.random.default_rng(seed).permutation(n) if clock is not None else np.arange(n)
+    step = _piece(per_world) if clock is not None else n
+    seen: list[tuple] = []  # per piece: (likelihood, model bids, named suit possible) of its deals
+    tricks, rows, weighed = [], [], 0
+    for start in range(0, n, step):
+        idx = order[start:start + step]
+        weighed = start + len(idx)
+        if conditioned:
+            seen.append(weigh_worlds(q, state, model, worlds[idx], turn_ups[idx], seed, start))
+            idx = idx[seen[-1][0] > 0]
+        tricks.append(evaluate_worlds(state, worlds[idx], turn_ups[idx], candidates, seed=seed, names=model.names))
+        rows.append(idx)
+        if clock is not None and weighed < n and clock.over():
+            break
+    cut = weighed < n
+    weights, warning = None, None
     if conditioned:
-        like, _, model_bids, named_ok = weigh_worlds(q, state, model, worlds, turn_ups, seed, 0)
+        like, _, model_bids, named_ok = (np.concatenate(part) for part in zip(*seen, strict=True))
         warning = _warning(q, model, like, model_bids, named_ok)
-        keep = like > 0 if like.max() > 0 else np.ones(tried, bool)
-        worlds, turn_ups = worlds[keep], turn_ups[keep]
-        weights = like[keep] if like.max() > 0 else None
-    tricks = evaluate_worlds(state, worlds, turn_ups, candidates, seed=seed, names=model.names)
-    return Evaluation(tricks, tried, "exact", conditioned, weights, warning)
+        weights = like[like > 0]
+        if not len(weights):  # no deal has what the opponents did: the cards alone, every deal weighed equally
+            rows = [order[:weighed]]
+            tricks = [evaluate_worlds(state, worlds[rows[0]], turn_ups[rows[0]], candidates, seed=seed,
+                                      names=model.names)]
+            weights = None
+    if not cut:  # the deals back in the order they were listed: the exact answer does not depend on the seed
+        back = np.argsort(np.concatenate(rows), kind="stable")
+        tricks = [np.concatenate(tricks)[back]]
+        weights = weights[back] if weights is not None else None
+    tricks = np.concatenate(tricks)
+    if cut:
+        return Evaluation(tricks, weighed, "monte-carlo", conditioned, weights, warning, timed_out=True)
+    return Evaluation(tricks, n, "exact", conditioned, weights, warning)
+
+
+def _draw(state, n: int, seed: int, first_index: int, clock: _Clock | None):
+    """Worlds ``first_index ..`` of the run (``sim.worlds.sample_worlds``), ``n`` of them or, with a ``clock``,
+    fewer when it runs out: drawn piece by piece (a piece about ``PIECE_SECONDS`` at the pace measured), the
+    clock read between pieces, at least one piece drawn. Returns (worlds, turned-up cards, cut short)."""
+    from wizsim.sim.worlds import sample_worlds
+
+    if clock is None:
+        return (*sample_worlds(state, n, seed, first_index=first_index), False)
+    parts, done, size = [], 0, FIRST_PIECE
+    while done < n:
+        m = min(size, n - done)
+        t0 = time.perf_counter()
+        parts.append(sample_worlds(state, m, seed, first_index=first_index + done))
+        seconds = time.perf_counter() - t0
+        done += m
+        if done < n and clock.over():
+            break
+        size = max(FIRST_PIECE, int(m * PIECE_SECONDS / max(seconds, 1e-6)))
+    worlds, turn_ups = (np.concatenate(part) for part in zip(*parts, strict=True))
+    return worlds, turn_ups, done < n
 
 
 def _monte_carlo(q: PlayQuestion, state, model, candidates: np.ndarray, seed: int, samples: int | None,
-                 max_samples: int | None) -> Evaluation:
+                 max_samples: int | None, clock: _Clock | None = None, budget: float = MAX_WORK) -> Evaluation:
     from wizsim.advisor.sampling import (
         FIRST_BATCH,
         MIN_DEALS,
@@ -360,9 +442,11 @@ def _monte_carlo(q: PlayQuestion, state, model, candidates: np.ndarray, seed: in
     )
     from wizsim.policies import policy_cost
     from wizsim.sim.evaluation import evaluate_worlds
-    from wizsim.sim.worlds import sample_worlds
 
-    started, compiled = time.perf_counter(), compile_seconds()  # the limit leaves out compiling
+    if samples is None and clock is None:
+        clock = _Clock(TIME_LIMIT)
+    elif samples is not None:
+        clock = None  # a count given is played whatever it takes
     k = len(candidates)
     plays_left = q.players * q.r - len(q.played)
     cards_left = -(-plays_left // q.players)  # a search decision's cost grows with the cards left to play
@@ -372,13 +456,13 @@ def _monte_carlo(q: PlayQuestion, state, model, candidates: np.ndarray, seed: in
 
     cut_warning = None
     if samples is None:
-        model, cut_warning = affordable(q, model, MAX_WORK, world_cost)
+        model, cut_warning = affordable(q, model, budget, world_cost)
     per_play = float(np.mean([policy_cost(n, cards_left) for n in model.names]))
     per_world = world_cost(model)
     per_draw = (q.players - 1) * (1 + len(q.played) // q.players)  # model decisions asked per world weighed
     floor = MIN_CAP if per_play <= 1 else MIN_DEALS
-    cap = samples if samples is not None else (max_samples or max(floor, int(MAX_WORK // per_world)))
-    want = samples if samples is not None else min(FIRST_BATCH, cap, max(1, int(MAX_WORK / 4 / per_world)))
+    cap = samples if samples is not None else (max_samples or max(floor, int(budget // per_world)))
+    want = samples if samples is not None else min(FIRST_BATCH, cap, max(1, int(budget / 4 / per_world)))
     search_min = search_floor(model)
     allowed = np.ones(k, bool)
     conditioned = _conditioned(q, model)
@@ -393,12 +477,12 @@ def _monte_carlo(q: PlayQuestion, state, model, candidates: np.ndarray, seed: in
     timed_out = cut = False  # cut: this batch was cut to end by the wall-clock limit
     paced = None
     while True:
-        if samples is None and have:
-            spent = time.perf_counter() - started - (compile_seconds() - compiled)
-            if spent > TIME_LIMIT:
+        if clock is not None and have:
+            spent = clock.spent()
+            if spent > clock.limit:
                 timed_out = True
                 break
-            want, cut_now, paced = paced_want(spent, have, want, paced, TIME_LIMIT)
+            want, cut_now, paced = paced_want(spent, have, want, paced, clock.limit)
             cut |= cut_now
             if want <= have:
                 timed_out = True
@@ -408,7 +492,8 @@ def _monte_carlo(q: PlayQuestion, state, model, candidates: np.ndarray, seed: in
         n = min(n, max_drawn - drawn)
         if n <= 0:
             break
-        worlds, turn_ups = sample_worlds(state, n, seed, first_index=drawn)
+        worlds, turn_ups, cut_drawing = _draw(state, n, seed, drawn, clock)
+        n = len(worlds)
         if conditioned:
             like, u, model_bids, named_ok = weigh_worlds(q, state, model, worlds, turn_ups, seed, drawn)
             if c is None:
@@ -430,7 +515,10 @@ def _monte_carlo(q: PlayQuestion, state, model, candidates: np.ndarray, seed: in
         drawn += used
         rate = max(have, 1) / max(drawn, 1)
         work += len(kept) * per_world + used * (q.players - 1 + per_draw)
-        if have < want and (samples is not None or 2 * work <= MAX_WORK):
+        if cut_drawing and have:  # the clock ran out inside the batch
+            timed_out = True
+            break
+        if have < want and (samples is not None or 2 * work <= budget):
             continue
         if samples is not None or have >= cap or not have:
             break
@@ -443,7 +531,7 @@ def _monte_carlo(q: PlayQuestion, state, model, candidates: np.ndarray, seed: in
         if cut:
             timed_out = True
             break
-        if 2 * work > MAX_WORK:  # the next batch (as many worlds again) would overrun the budget
+        if 2 * work > budget:  # the next batch (as many worlds again) would overrun the budget
             break
         look += 1
         want = min(2 * want, cap)
@@ -452,7 +540,7 @@ def _monte_carlo(q: PlayQuestion, state, model, candidates: np.ndarray, seed: in
         from dataclasses import replace
 
         got = _monte_carlo(q, state, replace(model, bid_trust=0.0, play_trust=0.0), candidates, seed, samples,
-                           max_samples)
+                           max_samples, clock, budget)
         got.tried += drawn
         got.warning = (f"no world of {drawn:,} drawn has the opponents' model ({model.opponents_label()}) doing what "
                        f"they did at the trust given: it is ignored and the answer rests on the cards alone")
@@ -482,7 +570,7 @@ def advise_play(hand, trump, seat, players=4, *, bids, played=(), hook=False, tr
     )
     from wizsim.config import check_seed
 
-    started = time.perf_counter()
+    clock = _Clock(TIME_LIMIT)
     play = check_policy_name(play, "play", "heuristic")
     bid_trust = check_trust(bid_trust, "bid_trust")
     play_trust = check_trust(play_trust, "play_trust")
@@ -498,18 +586,28 @@ def advise_play(hand, trump, seat, players=4, *, bids, played=(), hook=False, tr
     candidates = q.legal_cards
     check_memory({"samples": samples, "max_samples": max_samples}, len(candidates), per_deal=8 * q.players + 24)
     state = q.state()
-    exact_ok = all(_deterministic(n) for n in model.names)
-    n_deals = count_deals(q) if exact_ok and method != "monte-carlo" else None
-    if method == "exact" and (n_deals is None or n_deals > EXACT_LIMIT):
-        why = ("a policy involved draws at random" if not exact_ok else
-               f"more than {EXACT_LIMIT:,} deals are consistent with what you have seen")
-        raise AdviceError(f"exact enumeration is not possible here: {why}")
-    if n_deals is not None and n_deals <= EXACT_LIMIT:
-        ev = _exact(q, state, model, candidates, seed)
+    budget = MAX_WORK
+    if len(candidates) == 1 and samples is None and method == "auto":  # forced: a small simulation for its figures
+        budget *= FORCED_SHARE
+        clock.limit *= FORCED_SHARE
+        max_samples = min(max_samples or FORCED_SAMPLES, FORCED_SAMPLES)
+    default = samples is None and method == "auto"  # default precision: the work budget and the clock hold
+    deals = None
+    if all(_deterministic(n) for n in model.names) and method != "monte-carlo":
+        cap = min(EXACT_LIMIT, int(budget // _exact_cost(q, model, len(candidates)))) if default else EXACT_LIMIT
+        deals = enumerate_deals(q, cap)
+        if deals is None and method == "exact":
+            raise AdviceError(f"exact enumeration is not possible here: more than {cap:,} deals are consistent "
+                              f"with what you have seen (or too many partial deals to tell)")
+    elif method == "exact":
+        raise AdviceError("exact enumeration is not possible here: a policy involved draws at random")
+    if deals is not None:
+        ev = _exact(q, state, model, candidates, seed, deals, clock if default else None,
+                    _exact_cost(q, model, len(candidates)))
     else:
-        ev = _monte_carlo(q, state, model, candidates, seed, samples, max_samples)
+        ev = _monte_carlo(q, state, model, candidates, seed, samples, max_samples, clock, budget)
     advice = _advice(q, model, candidates, ev, seed)
-    advice.seconds = time.perf_counter() - started
+    advice.seconds = time.perf_counter() - clock.started
     return advice
 
 

@@ -18,14 +18,16 @@ from wizsim.io.schema import KEY_FILE, KEY_RUN, KEY_VERSION
 from wizsim.sim.driver import simulate_games, simulate_rounds
 
 
-def simulate_chunk(spec: RunSpec, k: int, threads: int | None = None):
+def simulate_chunk(spec: RunSpec, k: int, threads: int | None = None, decision_timeout: float | None = None):
     """The RoundBatch (rounds mode) or GameBatch (game mode) of chunk k."""
     start, stop = spec.chunk_range(k)
     if spec.games is not None:
         return simulate_games(spec.players, stop - start, list(spec.policies), hook=spec.hook, seed=spec.seed,
-                              first_game=start, trick_log=spec.trick_log, threads=threads)
+                              first_game=start, trick_log=spec.trick_log, threads=threads,
+                              decision_timeout=decision_timeout)
     return simulate_rounds(spec.players, spec.round, stop - start, list(spec.policies), hook=spec.hook,
-                           seed=spec.seed, first_index=start, trick_log=spec.trick_log, threads=threads)
+                           seed=spec.seed, first_index=start, trick_log=spec.trick_log, threads=threads,
+                           decision_timeout=decision_timeout)
 
 
 def _json(obj) -> bytes:

@@ -25,10 +25,10 @@ from wizsim.io.parquet import DatasetError
 _SIMULATE_LOCK = threading.Lock()
 
 
-def run_chunk(spec: RunSpec, k: int, threads: int | None) -> dict[str, pa.Buffer]:
+def run_chunk(spec: RunSpec, k: int, threads: int | None, decision_timeout: float | None = None) -> dict[str, pa.Buffer]:
     """The task: chunk k's files, encoded on the worker."""
     with _SIMULATE_LOCK:
-        batch = simulate_chunk(spec, k, threads)
+        batch = simulate_chunk(spec, k, threads, decision_timeout)
     return encode_batch(spec, k, batch)
 
 
@@ -37,7 +37,7 @@ def _client(scheduler, workers, processes):
 
 
 def run_dask(spec: RunSpec, out, pending: list[int], on_chunk, *, scheduler=None, workers=None, threads=None,
-             processes: bool = True) -> None:
+             processes: bool = True, decision_timeout: float | None = None) -> None:
     """Run ``pending`` chunks on a cluster; ``on_chunk(k, n_files, n_bytes, digests)`` after each is written."""
     client, cluster = _client(scheduler, workers, processes)
     try:
@@ -53,7 +53,7 @@ def run_dask(spec: RunSpec, out, pending: list[int], on_chunk, *, scheduler=None
             k = next(todo, None)
             if k is None:
                 break
-            ac.add(client.submit(run_chunk, spec, k, threads, key=f"wizsim-{spec.run_id}-chunk-{k}"))
+            ac.add(client.submit(run_chunk, spec, k, threads, decision_timeout, key=f"wizsim-{spec.run_id}-chunk-{k}"))
         for fut in ac:
             files = fut.result()
             k = int(fut.key.rsplit("-", 1)[1])
@@ -62,7 +62,7 @@ def run_dask(spec: RunSpec, out, pending: list[int], on_chunk, *, scheduler=None
             del files
             k = next(todo, None)
             if k is not None:
-                ac.add(client.submit(run_chunk, spec, k, threads, key=f"wizsim-{spec.run_id}-chunk-{k}"))
+                ac.add(client.submit(run_chunk, spec, k, threads, decision_timeout, key=f"wizsim-{spec.run_id}-chunk-{k}"))
     finally:
         client.close()
         if cluster is not None:

@@ -3,7 +3,9 @@
 Arguments are checked like the command line's: a bad path, column or filter is a ``DatasetError``
 (a ``ValueError``; ``TypeError`` too for the wrong kind of value) naming it. A dataset whose run is
 not complete (its ``_wizsim_run.json`` says running or interrupted) or whose files come from more
-than one run is read, with a ``DatasetWarning`` saying so.
+than one run is read, with a ``DatasetWarning`` saying so; files that disagree about what a player is
+(the same policy name recorded with two identities: a user's player edited between them) are refused,
+naming two of them.
 
 Damage is refused, naming the file (``verify=True``, the default): every file read must hash to the
 digest its run file recorded when it was written, and every page read must match its checksum
@@ -25,6 +27,7 @@ import pyarrow.dataset as ds
 from wizsim.cards import format_masks, shorten
 from wizsim.dataset.folder import MANIFEST
 from wizsim.dataset.verify import DIGEST, arrow_reason, file_digest
+from wizsim.identity import describe
 from wizsim.io.parquet import DatasetError, open_dataset
 from wizsim.io.schema import KEY_RUN
 
@@ -103,19 +106,42 @@ def check_digests(path: Path, run: dict | None, fragments) -> None:
                                "command) to rewrite it, or pass verify=False to read it as it is")
 
 
+def check_players(runs: list[tuple[str, dict]]) -> None:
+    """Refuse files that disagree about what a player is: the same policy name recorded with two
+    identities (``wizsim.identity``: a user's player whose file changed between them), naming two files."""
+    seen: dict[str, tuple[dict, str]] = {}
+    for where, run in runs:
+        names, identities = run.get("policies"), run.get("identities")
+        if not isinstance(names, list) or not isinstance(identities, list):
+            continue  # written before wizsim recorded its players
+        for name, ident in zip(names, identities, strict=False):
+            if not isinstance(name, str) or not isinstance(ident, dict):
+                continue
+            first = seen.setdefault(name, (ident, where))
+            if first[0] != ident:
+                raise DatasetError(f"{first[1]} and {where} disagree about the player {name!r} ({describe(first[0])} "
+                                   f"against {describe(ident)}): their rows are not one player's; read them from "
+                                   "separate folders")
+
+
 def warn_if_unfinished(path: Path, run: dict | None, dataset, expr) -> None:
-    """A ``DatasetWarning`` when the run is not complete or the files read come from several runs."""
+    """A ``DatasetWarning`` when the run is not complete or the files read come from several runs; a
+    ``DatasetError`` when they disagree about a player (``check_players``)."""
     if isinstance(run, dict) and run.get("status", "complete") != "complete":
         warnings.warn(f"{_dataset_dir(path)} holds a run that is not complete (status {run.get('status')!r} in "
                       f"{MANIFEST}): the rows read are a part of it; run `{run.get('command', 'the same command')}` "
                       f"again to finish it", DatasetWarning, stacklevel=3)
-    run_ids = set()
+    run_ids, runs = set(), []
     for fragment in dataset.get_fragments(filter=expr):
         meta = fragment.physical_schema.metadata or {}
         try:
-            run_ids.add(json.loads(meta[KEY_RUN])["run_id"])
+            file_run = json.loads(meta[KEY_RUN])
+            run_ids.add(file_run["run_id"])
         except (KeyError, ValueError, TypeError):
             continue
+        if isinstance(file_run, dict):
+            runs.append((fragment.path, file_run))
+    check_players(runs)
     if len(run_ids) > 1:
         warnings.warn(f"{path} mixes files of {len(run_ids)} runs ({', '.join(sorted(run_ids)[:4])}"
                       f"{', ...' if len(run_ids) > 4 else ''}): their rows are not one run's sample",

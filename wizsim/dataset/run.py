@@ -40,14 +40,16 @@ from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
-from wizsim.config import ENGINES
+from wizsim.config import ENGINES, check_flag
 from wizsim.dataset.chunk import encode_batch, simulate_chunk
 from wizsim.dataset.folder import MANIFEST, check_file, remove_owned, survey
 from wizsim.dataset.lock import writer_lock
 from wizsim.dataset.spec import RunSpec, make_spec
 from wizsim.dataset.verify import DIGEST, content_damage, digest, file_digest
+from wizsim.identity import first_change, first_unverified
 from wizsim.io.parquet import DatasetError, write_atomic
 from wizsim.stats import json_safe
+from wizsim.table.players import check_timeout
 
 WRITERS = 2
 MANIFEST_EVERY = 5.0  # seconds: the run file's digests are saved at most this often while a run writes
@@ -170,11 +172,30 @@ def inspect(found, spec: RunSpec, digests: dict | None = None) -> tuple[set[int]
     return {k for k, n in good.items() if n == per_chunk and k not in damaged}, damaged, strays
 
 
-def claim_folder(out: Path, spec: RunSpec, overwrite: bool) -> Claim:
+def _other_players(out: Path, found, manifest: dict | None, spec: RunSpec) -> str | None:
+    """When the folder's run is this one but for what its players are: one line naming the first seat
+    whose player changed and how (``identity.first_change``); else None."""
+    old = manifest.get("identity") if manifest is not None else next(
+        (f.run for f in found.data if f.run is not None), None)
+    new = spec.identity()
+    if not isinstance(old, dict) or "identities" not in old:
+        return None
+    same_else = {k: v for k, v in old.items() if k not in ("identities", "run_id", "command")} == \
+        {k: v for k, v in new.items() if k != "identities"}
+    change = first_change(old["identities"], new["identities"], "player" if spec.games is not None else "seat")
+    if not same_else or change is None:
+        return None
+    return (f"{out} holds this run's data written by other players ({change}); the folder is left as it is: seat "
+            "the same players to resume, pass --overwrite to replace the run, or choose another folder")
+
+
+def claim_folder(out: Path, spec: RunSpec, overwrite: bool, allow_unverified: bool = False) -> Claim:
     """Make the folder ``out`` (it exists and we hold its lock) ready for ``spec``; see the module docstring.
 
     Raises ``DatasetError`` naming the first entry wizsim did not write (``folder.survey``) or, without
-    ``overwrite``, the other run the folder holds. Deletes only what the survey proved to be wizsim's.
+    ``overwrite``, the other run the folder holds (the seat whose player changed, when only players
+    did); without ``allow_unverified``, a resume whose seats hold a player wizsim cannot verify (a
+    Python object) over data already written. Deletes only what the survey proved to be wizsim's.
     """
     found = survey(out)
     manifest = read_manifest(out) if found.manifest is not None else None
@@ -184,11 +205,18 @@ def claim_folder(out: Path, spec: RunSpec, overwrite: bool) -> Claim:
         this_run = any(f.run_id == spec.run_id for f in found.data)
     if not this_run:
         if found.data and not overwrite:
-            raise DatasetError(f"{out} holds {_describe(found, manifest)}; pass --overwrite to replace it, "
+            raise DatasetError(_other_players(out, found, manifest, spec) or
+                               f"{out} holds {_describe(found, manifest)}; pass --overwrite to replace it, "
                                "or choose another folder")
         # A run that stopped before its first file leaves at most its run file: nothing to lose.
         remove_owned(found)
         return Claim(new_manifest(spec), True, set(), {}, False)
+    unverified = first_unverified(spec.identities, "player" if spec.games is not None else "seat")
+    if found.data and unverified and not allow_unverified:
+        raise DatasetError(f"{out} holds data of this run, and {unverified}: wizsim cannot tell whether it is the "
+                           "player that wrote them; the folder is left as it is: pass allow_unverified_players=True "
+                           "(--allow-unverified-players) to resume anyway, overwrite=True to start again, or choose "
+                           "another folder")
     recorded = (manifest or {}).get("digests")
     recorded = recorded if isinstance(recorded, dict) else {}
     done, damaged, strays = inspect(found, spec, recorded)
@@ -235,7 +263,7 @@ def write_files(out: Path, files: dict) -> tuple[int, dict[str, str]]:
     return sum(memoryview(d).nbytes for d in files.values()), digests
 
 
-def _run_local(spec: RunSpec, out: Path, pending: list[int], threads, on_chunk) -> None:
+def _run_local(spec: RunSpec, out: Path, pending: list[int], threads, on_chunk, decision_timeout=None) -> None:
     def write_chunk(k, batch):
         files = encode_batch(spec, k, batch)
         return k, len(files), *write_files(out, files)
@@ -246,7 +274,7 @@ def _run_local(spec: RunSpec, out: Path, pending: list[int], threads, on_chunk) 
     inflight = deque()
     with ThreadPoolExecutor(max_workers=WRITERS, thread_name_prefix="wizsim-writer") as pool:
         for k in pending:
-            batch = simulate_chunk(spec, k, threads)
+            batch = simulate_chunk(spec, k, threads, decision_timeout)
             while len(inflight) >= WRITERS:
                 on_chunk(*inflight.popleft().result())
             inflight.append(pool.submit(write_chunk, k, batch))
@@ -293,13 +321,17 @@ def _storage_error(err: OSError, out: Path, kept: int | None = None) -> StorageE
 
 def write_run(out: str | os.PathLike, spec: RunSpec, *, engine: str = "local", threads: int | None = None,
               overwrite: bool = False, scheduler: str | None = None, workers: int | None = None,
-              dask_processes: bool = True, progress=None) -> RunReport:
+              dask_processes: bool = True, progress=None, allow_unverified_players: bool = False,
+              decision_timeout: float | None = None) -> RunReport:
     """Write (or finish writing) the dataset of ``spec`` into ``out``; see the module docstring.
 
     ``progress(n)`` is called with the number of rounds (games) of each finished chunk, including
     those found finished at the start. A refusal raises ``DatasetError``; a fault of the operating
     system (disk full, read-only, no permission) ``StorageError``; both leave no trace of a run that
-    completed no chunk.
+    completed no chunk. A user's player that fails, or takes longer than ``decision_timeout`` seconds
+    over a decision, raises ``PlayerError`` (``Round.play``); the complete chunks stay.
+    ``allow_unverified_players``: resume over data already written although a seat holds a player
+    wizsim cannot verify (a Python object: ``wizsim.identity``).
     """
     if engine not in ENGINES:
         raise DatasetError(f"unknown engine {engine!r}: choose from {', '.join(ENGINES)}")
@@ -307,6 +339,8 @@ def write_run(out: str | os.PathLike, spec: RunSpec, *, engine: str = "local", t
         raise DatasetError("--scheduler and --workers need --engine dask")
     if engine == "dask" and scheduler is not None and workers is not None:
         raise DatasetError("give --scheduler ADDRESS (an existing cluster) or --workers N (a local one), not both")
+    allow_unverified_players = check_flag(allow_unverified_players, "allow_unverified_players")
+    decision_timeout = check_timeout(decision_timeout)
     if not isinstance(out, (str, os.PathLike)) or not os.fspath(out):
         raise DatasetError("the output folder is an empty path: name a folder (--out DIR)")
     out = Path(out)
@@ -322,7 +356,7 @@ def write_run(out: str | os.PathLike, spec: RunSpec, *, engine: str = "local", t
     try:
         with writer_lock(out):
             return _write_locked(out, spec, engine, threads, overwrite, scheduler, workers, dask_processes,
-                                 progress)
+                                 progress, allow_unverified_players, decision_timeout)
     except OSError as err:
         raise _storage_error(err, out) from None
     finally:
@@ -330,8 +364,8 @@ def write_run(out: str | os.PathLike, spec: RunSpec, *, engine: str = "local", t
 
 
 def _write_locked(out: Path, spec: RunSpec, engine, threads, overwrite, scheduler, workers, dask_processes,
-                  progress) -> RunReport:
-    claim = claim_folder(out, spec, overwrite)
+                  progress, allow_unverified=False, decision_timeout=None) -> RunReport:
+    claim = claim_folder(out, spec, overwrite, allow_unverified)
     manifest = claim.manifest
     n_done = len(claim.done)
     pending = (k for k in range(spec.n_chunks) if k not in claim.done)
@@ -371,12 +405,12 @@ def _write_locked(out: Path, spec: RunSpec, engine, threads, overwrite, schedule
         if progress and n_done:
             progress(sum(spec.chunk_range(k)[1] - spec.chunk_range(k)[0] for k in claim.done))
         if n_done < spec.n_chunks and engine == "local":
-            _run_local(spec, out, pending, threads, on_chunk)
+            _run_local(spec, out, pending, threads, on_chunk, decision_timeout)
         elif n_done < spec.n_chunks:
             from wizsim.dataset.dask_engine import run_dask
 
             run_dask(spec, out, pending, on_chunk, scheduler=scheduler, workers=workers, threads=threads,
-                     processes=dask_processes)
+                     processes=dask_processes, decision_timeout=decision_timeout)
     except BaseException as err:
         kept = _complete_chunks(out, spec, clean_up=claim.fresh)
         if kept or not claim.fresh:
@@ -402,9 +436,12 @@ def write_dataset(out: str | os.PathLike, players: int = 4, *, r: int | None = N
                   games: int | None = None, policies="random", hook: bool = False, seed: int | None = 0,
                   trick_log: bool = False, chunk_size: int | None = None, engine: str = "local",
                   threads: int | None = None, overwrite: bool = False, scheduler: str | None = None,
-                  workers: int | None = None, dask_processes: bool = True, progress=None) -> RunReport:
-    """Simulate ``rounds`` rounds of ``r`` cards (or ``games`` whole games) into a dataset folder."""
+                  workers: int | None = None, dask_processes: bool = True, progress=None,
+                  allow_unverified_players: bool = False, decision_timeout: float | None = None) -> RunReport:
+    """Simulate ``rounds`` rounds of ``r`` cards (or ``games`` whole games) into a dataset folder
+    (``write_run`` says what the keywords do)."""
     spec = make_spec(players, r=r, rounds=rounds, games=games, policies=policies, hook=hook, seed=seed,
                      trick_log=trick_log, chunk_size=chunk_size)
     return write_run(out, spec, engine=engine, threads=threads, overwrite=overwrite, scheduler=scheduler,
-                     workers=workers, dask_processes=dask_processes, progress=progress)
+                     workers=workers, dask_processes=dask_processes, progress=progress,
+                     allow_unverified_players=allow_unverified_players, decision_timeout=decision_timeout)

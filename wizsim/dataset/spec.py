@@ -8,9 +8,12 @@ workers, and each chunk writes the same files: ``TABLE/players=P/round=R/part-{k
 (one per round size it holds; game mode holds every size). Since a round depends only on
 (seed, round index), a chunk's files depend only on the run and k.
 
-The run id is a hash of the parameters and the schema, rules and wizsim versions; the canonical
-command (``RunSpec.command``) re-creates the run. Engine, threads, workers and ``--overwrite`` change
-how a run is executed, never its data, so they are in neither.
+The run id is a hash of the parameters, what each seat's player is (``identities``, one per entry of
+``policies``: ``wizsim.identity``; a built-in by its name and wizsim's version, a user's player by the
+digest of its file, its module's files or its jitted functions' source) and the schema, rules and
+wizsim versions; the canonical command (``RunSpec.command``) re-creates the run. Engine, threads,
+workers, ``--overwrite`` and the decision time limit change how a run is executed, never its data, so
+they are in neither.
 """
 
 from __future__ import annotations
@@ -18,28 +21,24 @@ from __future__ import annotations
 import hashlib
 import json
 import shlex
-from dataclasses import dataclass, fields
-from importlib import metadata
+from dataclasses import dataclass, field, fields
 
 from wizsim.config import RULES_VERSION
+from wizsim.identity import wizsim_version
 from wizsim.io.schema import SCHEMA_VERSION
+from wizsim.policies.registry import seat_identity
 from wizsim.sim.plan import GAME_CHUNK, ROUND_CHUNK, RunPlan, make_plan
 
 __all__ = ["GAME_CHUNK", "ROUND_CHUNK", "RunSpec", "make_spec", "wizsim_version"]
 
 
-def wizsim_version() -> str:
-    try:
-        return metadata.version("wizsim")
-    except metadata.PackageNotFoundError:  # running from a source tree that is not installed
-        return "0+unknown"
-
-
 @dataclass(frozen=True)
 class RunSpec(RunPlan):
-    """A run plan (``sim.plan``) that writes a dataset, with or without the trick log."""
+    """A run plan (``sim.plan``) that writes a dataset, with or without the trick log, and what each
+    seat's player is (``identities``, taken when the spec is made: the players seated then)."""
 
     trick_log: bool = False
+    identities: tuple = field(default=(), hash=False)  # one identity dict per entry of policies
 
     @property
     def tables(self) -> list[str]:
@@ -58,9 +57,9 @@ class RunSpec(RunPlan):
                 "chunk_size": self.chunk_size, "trick_log": self.trick_log}
 
     def identity(self) -> dict:
-        """Everything the data depends on: the parameters and the versions."""
-        return {**self.params(), "schema_version": SCHEMA_VERSION, "rules_version": RULES_VERSION,
-                "wizsim_version": wizsim_version()}
+        """Everything the data depends on: the parameters, the players and the versions."""
+        return {**self.params(), "identities": [dict(i) for i in self.identities], "schema_version": SCHEMA_VERSION,
+                "rules_version": RULES_VERSION, "wizsim_version": wizsim_version()}
 
     @property
     def run_id(self) -> str:
@@ -94,4 +93,5 @@ def make_spec(players: int = 4, *, r: int | None = None, rounds: int | None = No
     """Check a run's parameters (``sim.plan.make_plan``: ``ConfigError`` naming the bad one) and name the run."""
     plan = make_plan(players, r=r, rounds=rounds, games=games, policies=policies, hook=hook, seed=seed,
                      chunk_size=chunk_size)
-    return RunSpec(**{f.name: getattr(plan, f.name) for f in fields(RunPlan)}, trick_log=bool(trick_log))
+    return RunSpec(**{f.name: getattr(plan, f.name) for f in fields(RunPlan)}, trick_log=bool(trick_log),
+                   identities=tuple(seat_identity(name) for name in plan.policies))

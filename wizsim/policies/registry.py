@@ -128,11 +128,23 @@ POLICIES: dict[str, PolicyEntry] = {e.name: e for e in _entries()}
 # Users' players (``table.players``) seated in this process, by canonical name: a spec
 # ``FILE.py:NAME`` / ``package.module:NAME`` names itself, an object its ``name`` or ``module:Class``.
 USER_PLAYERS: dict[str, object] = {}
+# What each of them is (``wizsim.identity``): recorded when it is seated, beside it.
+USER_IDENTITIES: dict[str, dict] = {}
 USER_PLAYER_COST = 400.0  # a Python decision, in heuristic card plays (tens of microseconds)
 
 
 def is_user_player(name) -> bool:
     return isinstance(name, str) and name in USER_PLAYERS
+
+
+def seat_identity(name: str) -> dict:
+    """What the player seated as canonical ``name`` is (``wizsim.identity``): a built-in by its name and
+    wizsim's version, a user's player as recorded when it was seated."""
+    from wizsim.identity import builtin_identity, object_identity
+
+    if is_user_player(name):
+        return dict(USER_IDENTITIES.get(name) or object_identity(name))
+    return builtin_identity(check_policy(name))
 
 
 def jit_functions(name):

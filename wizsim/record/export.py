@@ -1,7 +1,8 @@
 """A simulated game as a game record: ``from_games(batch, game=0, names=None, me=0)``.
 
 ``batch`` is a ``simulate_games`` result; the record has its players (named after their policies
-unless ``names`` are given), first dealer, hook, and per round the turned-up card, the trump, the bids
+unless ``names`` are given) and what each is (``identities``: ``wizsim.identity``, as
+the player is seated in this process), first dealer, hook, and per round the turned-up card, the trump, the bids
 and tricks, the hand of ``me`` and, when the batch was played with ``trick_log=True``, every card in
 order of play, so that a bot's game can be reviewed like a person's.
 """
@@ -49,5 +50,8 @@ def from_games(batch, game: int = 0, names=None, me: int | None = 0, *, hook: bo
             played = "/".join(format_cards(cards[i:i + n]) for i in range(0, n * r, n))
         rounds.append(RoundRecord(r=r, trump=format_trump(int(batch.trump[game, k])), bids=bids, tricks=tricks,
                                   turn_up=format_card(t) if t >= 0 else None, hand=hand, played=played))
+    from wizsim.policies.registry import seat_identity
+
+    identities = [seat_identity(name) for name in batch.player_policies[game]]
     return GameRecord(players=names, first_dealer=int(batch.first_dealer[game]), hook=bool(hook), me=me,
-                      rounds=rounds)
+                      rounds=rounds, identities=identities)

@@ -43,8 +43,10 @@ from wizsim.cards import (
 )
 from wizsim.config import MAX_PLAYERS, MIN_PLAYERS, n_game_rounds
 
-GAME_FIELDS = ("players", "first_dealer", "hook", "me", "rounds")
-ROUND_FIELDS = ("r", "turn_up", "trump", "bids", "tricks", "hand", "played")
+GAME_FIELDS = ("players", "first_dealer", "hook", "me", "identities", "rounds")
+IDENTITY_FIELDS = ("player", "kind", "sha256", "wizsim", "note")  # wizsim.identity's keys
+ROUND_FIELDS = ("r", "turn_up", "trump", "bids", "tricks", "hand", "played", "hints")
+HINT_KINDS = ("trump", "bid", "card")
 TRICK_SEPARATOR = "/"
 MAX_NAME = 40
 
@@ -64,6 +66,7 @@ class RoundRecord:
     turn_up: str | None = None
     hand: str | None = None
     played: str | None = None
+    hints: list[dict] | None = None  # the hints me took (the practice table): {"kind", "best", "at" for a card}
 
     def to_dict(self) -> dict:
         out = {"r": self.r, "turn_up": self.turn_up, "trump": self.trump, "bids": list(self.bids),
@@ -72,6 +75,8 @@ class RoundRecord:
             out["hand"] = self.hand
         if self.played is not None:
             out["played"] = self.played
+        if self.hints is not None:
+            out["hints"] = [dict(h) for h in self.hints]
         return out
 
 
@@ -137,6 +142,7 @@ class GameRecord:
     hook: bool = False
     me: int | None = None
     rounds: list[RoundRecord] = field(default_factory=list)
+    identities: list | None = None  # per player, what a program player is (wizsim.identity), or None
 
     def __post_init__(self):
         self.validate()
@@ -166,7 +172,7 @@ class GameRecord:
                     _fail(f"{where}.{name}", "required")
             parsed.append(RoundRecord(**rd))
         return cls(players=obj["players"], first_dealer=obj["first_dealer"], hook=obj.get("hook", False),
-                   me=obj.get("me"), rounds=parsed)
+                   me=obj.get("me"), rounds=parsed, identities=obj.get("identities"))
 
     @classmethod
     def from_json(cls, text) -> GameRecord:
@@ -194,6 +200,8 @@ class GameRecord:
         out = {"players": list(self.players), "first_dealer": self.first_dealer, "hook": self.hook}
         if self.me is not None:
             out["me"] = self.me
+        if self.identities is not None:
+            out["identities"] = [None if i is None else dict(i) for i in self.identities]
         out["rounds"] = [rd.to_dict() for rd in self.rounds]
         return out
 
@@ -264,6 +272,23 @@ class GameRecord:
         return out
 
     # ---- checks --------------------------------------------------------------------------------
+    def _check_identities(self, n: int) -> None:
+        """``identities``: None, or one entry per player, each null or an object of short texts."""
+        ids = self.identities
+        if ids is None:
+            return
+        if not isinstance(ids, list) or len(ids) != n:
+            _fail("identities", f"a list of {n} entries (one per player, null for a person) or null, got {_show(ids)}")
+        for i, ident in enumerate(ids):
+            if ident is None:
+                continue
+            if not isinstance(ident, dict):
+                _fail(f"identities[{i}]", f"an object ({', '.join(IDENTITY_FIELDS)}) or null, got {_show(ident)}")
+            _known(ident, IDENTITY_FIELDS, f"identities[{i}]")
+            for key, value in ident.items():
+                if value is not None and (not isinstance(value, str) or len(value) > 200):
+                    _fail(f"identities[{i}].{key}", f"text of at most 200 characters or null, got {_show(value)}")
+
     def validate(self) -> None:
         """Check the whole record and put every field in its canonical form; ``RecordError`` otherwise."""
         players = self.players
@@ -287,6 +312,7 @@ class GameRecord:
             _fail("hook", f"true or false, got {_show(self.hook)}")
         if self.me is not None and (not _is_int(self.me) or not 0 <= self.me < n):
             _fail("me", f"the index of the reviewed player in players, 0..{n - 1}, or null; got {_show(self.me)}")
+        self._check_identities(n)
         if not isinstance(self.rounds, list):
             _fail("rounds", f"a list of rounds, got {_show(self.rounds)}")
         if len(self.rounds) > self.n_rounds:
@@ -391,11 +417,58 @@ class GameRecord:
         if rd.played is not None:
             plays, text = self._check_played(at, rd.played, r, seat_player, trump, hand, turn_up, tricks)
             rd.played = text
+        if rd.hints is not None:
+            rd.hints = self._check_hints(at, rd.hints, r, n, trump, plays)
         complete = len(plays) == n * r
         if hand is None and self.me is not None and complete:
             hand = tuple(pl.card for pl in plays if pl.player == self.me)
             hand = tuple(int(c) for c in card_ids(format_cards(hand), None))  # distinct Wizard/Jester ids
         return RoundFacts(k, r, dealer, seat_player, trump, turn_up, by_seat, hand, plays, complete)
+
+    def _check_hints(self, at, hints, r, n, trump, plays) -> list[dict]:
+        """The hints ``me`` took in the round, in canonical form: each ``{"kind": "trump"|"bid"|"card",
+        "best": the advice}`` and, for a card, ``"at"``: the card's place in ``played`` (0-based), one of
+        ``me``'s."""
+        where = f"{at}.hints"
+        if self.me is None:
+            _fail(where, "hints are the hints me took: give me (the index of that player in players)")
+        if not isinstance(hints, list):
+            _fail(where, f"a list of hints like {{\"kind\": \"bid\", \"best\": 1}}, got {_show(hints)}")
+        out = []
+        for i, h in enumerate(hints):
+            w = f"{where}[{i}]"
+            if not isinstance(h, dict) or h.get("kind") not in HINT_KINDS:
+                _fail(w, f"a hint is {{\"kind\": trump, bid or card, \"best\": the advice}}, got {_show(h)}")
+            _known(h, ("kind", "best", "at"), w)
+            kind, best = h["kind"], h.get("best")
+            if kind == "bid":
+                if not _is_int(best) or not 0 <= best <= r:
+                    _fail(f"{w}.best", f"the bid advised, 0..{r}, got {_show(best)}")
+                out.append({"kind": kind, "best": best})
+                continue
+            if kind == "trump":
+                try:
+                    suit = parse_trump(best, None) if isinstance(best, str) else -1
+                except CardError:
+                    suit = -1
+                if suit < 0:
+                    _fail(f"{w}.best", f"the suit advised, S, H, D or C, got {_show(best)}")
+                out.append({"kind": kind, "best": format_trump(suit)})
+                continue
+            pos = h.get("at")
+            if not _is_int(pos) or not 0 <= pos < n * r:
+                _fail(f"{w}.at", f"the card's place in played, 0..{n * r - 1}, got {_show(pos)}")
+            if pos < len(plays) and plays[pos].player != self.me:
+                _fail(f"{w}.at", f"card {pos + 1} of played is {self.players[plays[pos].player]}'s, not "
+                                 f"{self.players[self.me]}'s")
+            try:
+                (card,) = card_ids(best, None) if isinstance(best, str) else (None,)
+            except (CardError, ValueError):
+                card = None
+            if card is None:
+                _fail(f"{w}.best", f"the card advised, like AS or W, got {_show(best)}")
+            out.append({"kind": kind, "at": pos, "best": format_card(int(card))})
+        return out
 
     def _check_played(self, at, played, r, seat_player, trump, hand, turn_up, tricks):
         from wizsim.rules.api import trick_winner

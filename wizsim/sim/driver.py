@@ -18,6 +18,7 @@ from wizsim.cards import FULL_DECK_MASK, shorten
 from wizsim.config import (
     MAX_ROUND_INDEX,
     ConfigError,
+    PlayerError,
     RulesConfig,
     check_count,
     check_flag,
@@ -29,7 +30,7 @@ from wizsim.policies.records import Fixed, Log, Seats
 from wizsim.policies.registry import looks_like_player_spec, needs_open_table, seat_name
 from wizsim.sim.kernels import BLOCK, GAME_BLOCK, GamesOut, RoundsOut, simulate_games_kernel, simulate_rounds_kernel
 from wizsim.sim.round import BID_FREE, TRUMP_BY_RULES
-from wizsim.table.players import is_player
+from wizsim.table.players import check_timeout, is_player
 
 
 @contextlib.contextmanager
@@ -89,6 +90,28 @@ def user_functions_quiet():
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", NumbaExperimentalFeatureWarning)
         yield
+
+
+@contextlib.contextmanager
+def jitted_player_errors(slots: PolicySlots, where: str):
+    """An exception a user's jitted player raises inside the round kernel (or an action it returns that
+    the kernel refuses) as a ``PlayerError`` naming the player and the rounds; the kernel cannot say
+    which seat and round, so the message says how to find them: the same rounds on the open table
+    (``Round.play``) name both."""
+    try:
+        yield
+    except (KeyboardInterrupt, ConfigError, numba.core.errors.NumbaError):
+        raise
+    except Exception as err:
+        if slots.user is None:
+            raise
+        from wizsim.policies.dispatch import USER
+        from wizsim.table.players import describe_failure
+
+        name = next((nm for nm, kind in zip(slots.names, slots.kinds, strict=True) if kind == USER), "?")
+        raise PlayerError(f"jitted player {name!r} raised {describe_failure(err)} in one of {where} (the same "
+                          f"rounds played with wizsim.Round(...).play name the seat, the decision and the round "
+                          f"index)") from err
 
 
 def _physical_memory() -> int:
@@ -173,11 +196,13 @@ def simulate_rounds(players: int, r: int, n_rounds: int, policies="random", *, h
                     seed: int | None = 0, first_index: int = 0, trick_log: bool = False,
                     threads: int | None = None, slots: PolicySlots | None = None,
                     fixed_hands=None, turn_up_pool=None, fixed_trump: int = TRUMP_BY_RULES,
-                    bid_mode=None, fixed_bids=None) -> RoundBatch:
+                    bid_mode=None, fixed_bids=None, decision_timeout: float | None = None) -> RoundBatch:
     """Play rounds ``first_index .. first_index + n_rounds - 1`` of the run ``seed``.
 
     ``policies`` is a name for every seat or one per seat. The keyword arguments after ``slots``
     fix parts of the round in advance (see ``sim.round``); by default nothing is fixed.
+    A user's Python player that fails, or takes longer than ``decision_timeout`` seconds over one
+    decision, stops the batch with a ``PlayerError`` naming it (``Round.play``).
     """
     cfg = RulesConfig(players=players, hook=hook)
     players = cfg.players  # a NumPy integer as a Python int
@@ -188,10 +213,11 @@ def simulate_rounds(players: int, r: int, n_rounds: int, policies="random", *, h
     trick_log = check_flag(trick_log, "trick_log")
     check_fits(n_rounds, players * 12 + 3 + (r * (players + 2) if trick_log else 0), "n_rounds")
     names = seat_policies(policies, players)
+    decision_timeout = check_timeout(decision_timeout)
     if needs_open_table(names):
         return _with_python_players(RoundBatch, players, r, n_rounds, names, cfg.hook, seed, first_index, trick_log,
                                     (slots, fixed_hands, turn_up_pool, fixed_trump != TRUMP_BY_RULES, bid_mode,
-                                     fixed_bids))
+                                     fixed_bids), decision_timeout)
     slots = slots or make_slots(names)
     seat_slot = np.array([slots.slot_of(n) for n in names], dtype=np.int8)
     fixed_hands = np.zeros(players, np.uint64) if fixed_hands is None else np.asarray(fixed_hands, np.uint64)
@@ -218,7 +244,8 @@ def simulate_rounds(players: int, r: int, n_rounds: int, policies="random", *, h
              RoundsOut(hands[a:b], turn_up[a:b], trump[a:b], bids[a:b], tricks[a:b], scores[a:b], accepted[a:b]),
              Log(bool(trick_log), log_cards[li], log_leader[li], log_winner[li]), slots.ext)
 
-    with numba_threads(threads), one_thread_if(n <= BLOCK):
+    with numba_threads(threads), one_thread_if(n <= BLOCK), jitted_player_errors(slots, f"rounds {first_index}.."
+                                                                                f"{first_index + n - 1} of seed {seed}"):
         run_batch(simulate_rounds_kernel, n, BLOCK, slots.ext, rows)
     batch = RoundBatch(p, r, seed, first_index, names, hands, turn_up, trump, bids, tricks, scores, accepted)
     if trick_log:
@@ -308,17 +335,19 @@ class GameBatch:
 @memory_named("n_games")
 def simulate_games(players: int, n_games: int, policies="random", *, hook: bool = False, seed: int | None = 0,
                    first_game: int = 0, trick_log: bool = False, threads: int | None = None,
-                   game_ids=None, player_policies=None) -> GameBatch:
+                   game_ids=None, player_policies=None, decision_timeout: float | None = None) -> GameBatch:
     """Play whole games; ``policies`` names each player's policy (one name for all, or one per player).
 
     ``game_ids`` (default ``first_game .. first_game + n_games - 1``) picks each game's random
     streams; ``player_policies`` (n, players) names policies game by game (tournaments rotate them
     over the same game ids so that every policy meets the same deals in every seat).
+    ``decision_timeout``: as for ``simulate_rounds``.
     """
     cfg = RulesConfig(players=players, hook=hook)
     players = cfg.players  # a NumPy integer as a Python int
     seed = check_seed(seed)
     trick_log = check_flag(trick_log, "trick_log")
+    decision_timeout = check_timeout(decision_timeout)
     R = cfg.rounds_per_game
     games_max = (MAX_ROUND_INDEX + 1) // R  # round index game_id * R + k stays an int64
     n_games = check_count(n_games, "n_games", 0, games_max)
@@ -355,7 +384,7 @@ def simulate_games(players: int, n_games: int, policies="random", *, hook: bool 
     all_names = [name for row in named for name in row] or ["random"]
     if needs_open_table(all_names):
         return _with_python_players(GameBatch, players, None, n, [named[j] for j in row_of], cfg.hook, seed,
-                                    game_ids, trick_log, ())
+                                    game_ids, trick_log, (), decision_timeout)
     slots = make_slots(all_names)
     rows = np.array([[slots.slot_of(nm) for nm in row] for row in named],
                     dtype=np.int8).reshape(len(distinct), players)
@@ -377,7 +406,8 @@ def simulate_games(players: int, n_games: int, policies="random", *, hook: bool 
              GamesOut(first_dealer[a:b], hands[a:b], turn_up[a:b], trump[a:b], bids[a:b], tricks[a:b], scores[a:b]),
              Log(bool(trick_log), log_cards[li], log_leader[li], log_winner[li]), slots.ext)
 
-    with numba_threads(threads), one_thread_if(n <= GAME_BLOCK):
+    where = f"games {game_ids.min()}..{game_ids.max()} of seed {seed}" if n else ""
+    with numba_threads(threads), one_thread_if(n <= GAME_BLOCK), jitted_player_errors(slots, where):
         run_batch(simulate_games_kernel, n, GAME_BLOCK, slots.ext, rows)
     batch = GameBatch(p, seed, game_ids, [list(r) for r in player_policies], first_dealer, hands, turn_up, trump,
                       bids, tricks, scores)
@@ -386,7 +416,7 @@ def simulate_games(players: int, n_games: int, policies="random", *, hook: bool 
     return batch
 
 
-def _with_python_players(kind, players, r, n, names, hook, seed, first, trick_log, fixed):
+def _with_python_players(kind, players, r, n, names, hook, seed, first, trick_log, fixed, decision_timeout):
     """A batch with users' Python players seated: the open table's loop fills the kernels' arrays."""
     from wizsim.table.batch import python_games, python_rounds
 
@@ -399,7 +429,7 @@ def _with_python_players(kind, players, r, n, names, hook, seed, first, trick_lo
                            np.zeros((n, p), np.int16), np.zeros(n, np.bool_))
         if trick_log:
             batch.log_cards, batch.log_leader, batch.log_winner = _trick_logs(n, r, p)
-        python_rounds(batch, hook, trick_log)
+        python_rounds(batch, hook, trick_log, decision_timeout)
         return batch
     R = n_game_rounds(p)
     T = R * (R + 1) // 2
@@ -408,5 +438,5 @@ def _with_python_players(kind, players, r, n, names, hook, seed, first, trick_lo
                       np.zeros((n, R, p), np.int8), np.zeros((n, R, p), np.int16))
     if trick_log:
         batch.log_cards, batch.log_leader, batch.log_winner = _trick_logs(n, T, p)
-    python_games(batch, hook, trick_log)
+    python_games(batch, hook, trick_log, decision_timeout)
     return batch

@@ -281,3 +281,27 @@ def table_types(seed: int, first_index: int, seat_model, seat_blind, doubt: floa
                     mask |= 1 << s
         out.append((weight, mask))
     return out
+
+
+def enumerate_worlds(me: int, hand: int, unseen: int, needs, allowed, turn_up_choices) -> list[tuple[tuple, int]]:
+    """Twin of ``sim.worlds.enumerate_worlds_kernel``, without its caps: every (hands, turned-up card) with
+    the turned-up card ``t`` of ``turn_up_choices`` (-1: none) out of the unseen cards, then seat s given
+    ``needs[s]`` of the cards left, each one it may hold (``allowed[s]``), seats in order, the rest undealt;
+    ``hand`` for seat ``me``."""
+    from itertools import combinations
+
+    out = []
+
+    def deal(s: int, left: set[int], hands: list[int], t: int):
+        if s == len(needs):
+            out.append((tuple(hands), t))
+            return
+        if s == me:
+            deal(s + 1, left, hands[:s] + [hand] + hands[s + 1:], t)
+            return
+        for combo in combinations(sorted(c for c in left if allowed[s] >> c & 1), needs[s]):
+            deal(s + 1, left - set(combo), hands[:s] + [sum(1 << c for c in combo)] + hands[s + 1:], t)
+
+    for t in turn_up_choices:
+        deal(0, {c for c in _cards(unseen) if c != t}, [0] * len(needs), t)
+    return out

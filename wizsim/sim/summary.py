@@ -87,27 +87,29 @@ class _Sums:
 
 def summarize(players: int, *, r: int | None = None, rounds: int | None = None, games: int | None = None,
               policies="random", hook: bool = False, seed: int | None = 0, threads: int | None = None,
-              progress=None) -> Summary:
+              progress=None, decision_timeout: float | None = None) -> Summary:
     """Simulate ``rounds`` rounds of size ``r`` or ``games`` whole games and summarise them by seat.
 
     The arguments are checked by ``sim.plan.make_plan`` (the errors ``wizsim simulate`` prints).
     ``progress`` is called with the number of rounds (or games) finished after every chunk.
     The no-trump share counts only rounds that turn up a card (not the last round of a game).
+    ``decision_timeout``: seconds a user's Python player may take over one decision (``simulate_rounds``).
     """
     plan = make_plan(players, r=r, rounds=rounds, games=games, policies=policies, hook=hook, seed=seed)
     names, hook, seed = list(plan.policies), plan.hook, plan.seed
     sums = _Sums(players)
     # Load (or compile) the kernels before the clock starts: rates should measure simulation.
     if plan.mode == "rounds":
-        simulate_rounds(players, plan.round, 1, names, hook=hook, seed=seed, threads=threads)
+        simulate_rounds(players, plan.round, 1, names, hook=hook, seed=seed, threads=threads,
+                        decision_timeout=decision_timeout)
     else:
-        simulate_games(players, 1, names, hook=hook, seed=seed, threads=threads)
+        simulate_games(players, 1, names, hook=hook, seed=seed, threads=threads, decision_timeout=decision_timeout)
     t0 = time.perf_counter()
     if plan.mode == "rounds":
         summary = Summary("rounds", players, plan.round, plan.rounds, 0, names, hook, seed, threads)
         for c in plan.chunks():
             b = simulate_rounds(players, plan.round, c.size, names, hook=hook, seed=seed, first_index=c.start,
-                                threads=threads)
+                                threads=threads, decision_timeout=decision_timeout)
             sums.add(b.bids, b.tricks, b.scores, b.trump, b.turn_up >= 0)
             if progress:
                 progress(c.size)
@@ -121,7 +123,8 @@ def summarize(players: int, *, r: int | None = None, rounds: int | None = None, 
             shares = np.empty((c.size, players))  # each game's share of the win (a tie shares it)
             for lo in range(0, c.size, SUMMARY_GAMES):
                 m = min(SUMMARY_GAMES, c.size - lo)
-                g = simulate_games(players, m, names, hook=hook, seed=seed, first_game=c.start + lo, threads=threads)
+                g = simulate_games(players, m, names, hook=hook, seed=seed, first_game=c.start + lo, threads=threads,
+                                   decision_timeout=decision_timeout)
                 eligible = np.broadcast_to(has_turn_up, (m, R)).reshape(-1)
                 sums.add(g.bids.reshape(-1, players), g.tricks.reshape(-1, players), g.scores.reshape(-1, players),
                          g.trump.reshape(-1), eligible)

@@ -37,26 +37,27 @@ def round_log(rd: Round) -> tuple[list[int], list[int], list[int]]:
             [w - 1 for w in rd.trick_winners])
 
 
-def python_rounds(batch, hook: bool, trick_log: bool) -> None:
-    """Play ``batch``'s rounds (a ``RoundBatch`` with its arrays allocated) through the open table."""
+def python_rounds(batch, hook: bool, trick_log: bool, decision_timeout: float | None = None) -> None:
+    """Play ``batch``'s rounds (a ``RoundBatch`` with its arrays allocated) through the open table; a
+    user's player that fails is a ``PlayerError`` (``Round.play``)."""
     seats = [seated(n) for n in batch.policies]
     for i in range(batch.n):
         rd = Round(batch.players, batch.r, seed=batch.seed, index=batch.first_index + i, hook=hook)
-        rd.play(seats)
+        rd.play(seats, decision_timeout=decision_timeout)
         fill_round(rd, i, batch.hands, batch.turn_up, batch.trump, batch.bids, batch.tricks, batch.scores)
         if trick_log:
             batch.log_cards[i], batch.log_leader[i], batch.log_winner[i] = round_log(rd)
     batch.accepted[:] = True
 
 
-def python_games(batch, hook: bool, trick_log: bool) -> None:
+def python_games(batch, hook: bool, trick_log: bool, decision_timeout: float | None = None) -> None:
     """Play ``batch``'s games (a ``GameBatch`` with its arrays allocated) through the open table."""
     cache: dict[str, object] = {}
     p = batch.players
     for g, gid in enumerate(batch.game_ids):
         seats = [cache.setdefault(n, seated(n)) for n in batch.player_policies[g]]
         game = Game(p, seed=batch.seed, index=int(gid), hook=hook)
-        game.play(seats)
+        game.play(seats, decision_timeout=decision_timeout)
         batch.first_dealer[g] = game.first_dealer - 1
         off = 0
         for k, rd in enumerate(game.history):

@@ -16,6 +16,7 @@ import numpy as np
 from wizsim.config import check_count, check_flag, check_seed, n_game_rounds
 from wizsim.deal.kernels import GAME_STREAM, rand_below, stream_key
 from wizsim.table.observation import Observation
+from wizsim.table.players import check_timeout
 from wizsim.table.round import OVER, Round, seat_players
 
 
@@ -110,13 +111,16 @@ class Game:
         out.round = self.round.resample(self.seat_of(player), rng)
         return out
 
-    def play(self, players) -> tuple[int, ...]:
+    def play(self, players, *, decision_timeout: float | None = None) -> tuple[int, ...]:
         """Play the game to its end with one player per player number (names or player objects, player 1
         first); returns the totals. Built-in players draw from each round's stream: a table of them plays
-        exactly the game ``simulate_games`` plays for the same seed and game index."""
+        exactly the game ``simulate_games`` plays for the same seed and game index. A user's player that
+        fails, or takes longer than ``decision_timeout`` seconds over a decision: ``PlayerError``, as
+        ``Round.play``."""
         seated = seat_players(players, self.players)
+        timeout = check_timeout(decision_timeout)
         while not self.is_over:
-            self.round._step(seated[self.current_player - 1])
+            self.round._step(seated[self.current_player - 1], timeout)
             self._book()
         return self.scores()
 

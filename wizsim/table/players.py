@@ -13,15 +13,18 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import queue
 import secrets
 import sys
+import threading
 from pathlib import Path
 
 import numpy as np
 
 from wizsim.bits import bit
-from wizsim.config import ConfigError
+from wizsim.config import ConfigError, PlayerError
 from wizsim.deal.kernels import PLAY_STREAM, stream_key
+from wizsim.identity import file_identity, jitted_identity, module_identity, object_identity
 from wizsim.policies.dispatch import SEARCH, choose_bid, choose_card, choose_trump
 from wizsim.policies.observation import Obs
 from wizsim.policies.registry import check_policy, make_slots
@@ -161,19 +164,21 @@ def player_name(obj) -> str:
 
 def register_player(item) -> str:
     """Seat a user's player (an object, or a ``FILE.py:NAME`` / ``package.module:NAME`` spec that loads one)
-    for this process; returns its canonical name (a spec names itself; an object its ``name`` attribute,
-    else ``module:Class``). A later player under the same name takes the earlier one's place."""
-    from wizsim.policies.registry import POLICIES, USER_PLAYERS
+    for this process, with its identity (``wizsim.identity``); returns its canonical name (a spec names
+    itself; an object its ``name`` attribute, else ``module:Class``). A later player under the same name
+    takes the earlier one's place."""
+    from wizsim.policies.registry import POLICIES, USER_IDENTITIES, USER_PLAYERS
 
     if isinstance(item, str):
         name = item.strip()
-        if name not in USER_PLAYERS:
-            USER_PLAYERS[name] = load_player(name)
+        if name not in USER_PLAYERS or _file_changed(name, USER_IDENTITIES.get(name)):
+            USER_PLAYERS[name], USER_IDENTITIES[name] = load_player_identity(name)
         return name
     if isinstance(item, Player):
         return item.name
     if isinstance(item, JitPlayer):
         USER_PLAYERS[item.name] = item
+        USER_IDENTITIES[item.name] = jitted_identity(item.name, item.jit_functions)
         return item.name
     if not is_player(item):
         raise ConfigError(f"a player needs methods trump(obs), bid(obs) and card(obs); {type(item).__name__} "
@@ -182,7 +187,21 @@ def register_player(item) -> str:
     if name.split(":")[0].strip().lower() in POLICIES:
         raise ConfigError(f"a player's name must not be a built-in policy's, got {name!r}")
     USER_PLAYERS[name] = item
+    USER_IDENTITIES[name] = object_identity(name)
     return name
+
+
+def _file_changed(spec: str, identity: dict | None) -> bool:
+    """Whether the file of a ``FILE.py:NAME`` player seated earlier in this process now holds other bytes
+    (edited, or another folder's file of the same name): it is then loaded again, so that what plays
+    is what the run records."""
+    where = spec.rpartition(":")[0]
+    if not where.endswith(".py") or not isinstance(identity, dict) or identity.get("kind") != "file":
+        return False
+    try:
+        return file_identity(spec, Path(where).read_bytes()) != identity
+    except OSError:
+        return False  # gone since: the loaded player plays on, as recorded
 
 
 def seated(name: str, seed: int | None = None):
@@ -192,42 +211,158 @@ def seated(name: str, seed: int | None = None):
     return USER_PLAYERS[name] if name in USER_PLAYERS else Player(name, seed)
 
 
+def describe_failure(err: BaseException) -> str:
+    """An exception in a few words: its type and, when it says one, its message."""
+    text = str(err).strip().splitlines()[0] if str(err).strip() else ""
+    return f"{type(err).__name__}: {text}" if text else type(err).__name__
+
+
+# FILE.py players' modules by resolved path: (module, the identity of the bytes it was compiled from)
+_FILE_MODULES: dict[str, tuple[object, str]] = {}
+
+
+def _exec_file(path: Path):
+    """The module of a player's file, compiled from the very bytes whose digest identifies it (so the
+    identity is the code that runs, even if the file changes while it loads); once per process."""
+    name = f"wizsim_user_{abs(hash(str(path)))}"
+    source = path.read_bytes()
+    if name in sys.modules and _FILE_MODULES.get(str(path), (None, None))[1] == source:
+        return _FILE_MODULES[str(path)]
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    try:
+        exec(compile(source, str(path), "exec"), module.__dict__)
+    except BaseException:
+        sys.modules.pop(name, None)  # a half-run module must not pass for a loaded one next time
+        raise
+    _FILE_MODULES[str(path)] = (module, source)
+    return module, source
+
+
 def load_player(spec: str):
     """A user's player from ``path/to/file.py:Name`` or ``package.module:Name``: ``Name`` is a class
-    (called with no arguments) or an object with the three methods. ``ConfigError`` naming the spec
-    otherwise."""
+    (called with no arguments) or an object with the three methods. ``PlayerError`` (a ``ConfigError``)
+    naming the spec otherwise, a failure of the user's code (``SystemExit`` included) as its cause."""
+    return load_player_identity(spec)[0]
+
+
+def load_player_identity(spec: str):
+    """``load_player(spec)`` and the player's identity (``wizsim.identity``)."""
     where, sep, attr = spec.rpartition(":")
     if not sep or not where or not attr.isidentifier():
         raise ConfigError(f"a player must be FILE.py:NAME or package.module:NAME, got {spec!r}")
+    if where.endswith(".py"):
+        path = Path(where).resolve()
+        if not path.is_file():
+            raise ConfigError(f"player {spec!r}: no file {where}")
     try:
         if where.endswith(".py"):
-            path = Path(where).resolve()
-            if not path.is_file():
-                raise ConfigError(f"player {spec!r}: no file {where}")
-            module_name = f"wizsim_user_{abs(hash(str(path)))}"
-            module = sys.modules.get(module_name)
-            if module is None:
-                loader = importlib.util.spec_from_file_location(module_name, path)
-                module = importlib.util.module_from_spec(loader)
-                sys.modules[module_name] = module
-                loader.loader.exec_module(module)
+            module, source = _exec_file(path)
+            identity = file_identity(spec, source)
         else:
             module = importlib.import_module(where)
-    except ConfigError:
+            identity = module_identity(spec, module)
+    except KeyboardInterrupt:  # a real Ctrl-C stops the command as anywhere else
         raise
-    except Exception as err:  # the user's module failed to import: say which and why, in one line
-        raise ConfigError(f"player {spec!r}: cannot load {where}: {type(err).__name__}: {err}") from None
+    except BaseException as err:  # the user's module failed to import (SystemExit too): say which and why
+        raise PlayerError(f"player {spec!r}: cannot load {where}: {describe_failure(err)}") from err
     obj = getattr(module, attr, None)
     if obj is None:
         raise ConfigError(f"player {spec!r}: {where} has no {attr}")
     if isinstance(obj, type):
         try:
             obj = obj()
-        except Exception as err:
-            raise ConfigError(f"player {spec!r}: {attr}() failed: {type(err).__name__}: {err}") from None
+        except KeyboardInterrupt:
+            raise
+        except BaseException as err:
+            raise PlayerError(f"player {spec!r}: {attr}() failed: {describe_failure(err)}") from err
     if not is_player(obj):
         raise ConfigError(f"player {spec!r}: {attr} needs methods trump(obs), bid(obs) and card(obs)")
-    return obj
+    return obj, identity
+
+
+class DecisionTimeout(TimeoutError):
+    """A user's decision ran past its time limit (``ask``); a TimeoutError the player raises is not one."""
+
+
+class _DecisionThread:
+    """A daemon thread that makes a user's decisions for one calling thread, so that the caller can stop
+    waiting after a time limit.
+
+    Why a thread and not an alarm: ``signal.alarm``/``setitimer`` work only in the main thread, and the
+    command runs its work in a worker thread (``cli.run_interruptibly``, a Dask worker's threads); an
+    alarm would also replace the command's own signal handling. A thread serves any caller. A decision
+    past its limit is abandoned, not killed (Python cannot stop a thread): that thread stays blocked
+    in the player's code, as a daemon that does not keep the process alive, and a new one serves the
+    next decisions. The cost is a hand-over per decision (tens of microseconds), paid only with a limit.
+    """
+
+    def __init__(self):
+        self._jobs = None
+
+    def _start(self):
+        jobs = queue.SimpleQueue()
+
+        def serve():
+            while True:
+                fn, obs, box, done = jobs.get()
+                try:
+                    box["result"] = fn(obs)
+                except BaseException as err:  # handed to the caller, which decides what it means
+                    box["error"] = err
+                finally:
+                    done.set()
+
+        threading.Thread(target=serve, name="wizsim-decision", daemon=True).start()
+        self._jobs = jobs
+
+    def run(self, fn, obs, timeout: float):
+        """``fn(obs)``; ``DecisionTimeout`` after ``timeout`` seconds (the thread is then abandoned)."""
+        if self._jobs is None:
+            self._start()
+        box, done = {}, threading.Event()
+        self._jobs.put((fn, obs, box, done))
+        if not done.wait(timeout):
+            self._jobs = None  # the old thread is stuck in the player's code: leave it there
+            raise DecisionTimeout(f"no answer within {timeout:g} s")
+        if "error" in box:
+            raise box["error"]
+        return box["result"]
+
+
+_DECIDERS = threading.local()
+
+
+def check_timeout(decision_timeout):
+    """``decision_timeout``: None (no limit) or seconds > 0, else a ``ConfigError`` naming it."""
+    if decision_timeout is None:
+        return None
+    if isinstance(decision_timeout, bool) or not isinstance(decision_timeout, (int, float, np.integer, np.floating)) \
+            or not 0 < float(decision_timeout) < float("inf"):
+        raise ConfigError(f"decision_timeout must be a number of seconds above 0 (or None: no limit), got "
+                          f"{decision_timeout!r:.40}")
+    return float(decision_timeout)
+
+
+def ask(who, phase: str, obs, timeout: float | None):
+    """A user's player's decision ``phase`` on ``obs``, within ``timeout`` seconds (None: no limit).
+    Any exception of the player's (``SystemExit`` included) comes out as it is; a real Ctrl-C
+    (``KeyboardInterrupt``) too. The limit's breach is a ``DecisionTimeout``."""
+    fn = getattr(who, phase)
+    if timeout is None:
+        return fn(obs)
+    decider = getattr(_DECIDERS, "decider", None)
+    if decider is None:
+        decider = _DECIDERS.decider = _DecisionThread()
+    return decider.run(fn, obs, timeout)
+
+
+def display_name(who) -> str:
+    """The name a user's player is known by: the name it was seated under (a spec as given), else its own."""
+    from wizsim.policies.registry import USER_PLAYERS
+
+    return next((name for name, obj in USER_PLAYERS.items() if obj is who), None) or player_name(who)
 
 
 def as_player(item, seed: int | None = None):
@@ -242,5 +377,5 @@ def as_player(item, seed: int | None = None):
                       f"{type(item).__name__}")
 
 
-__all__ = ["JitPlayer", "Player", "as_player", "is_player", "kernel_view", "load_player", "player", "player_name", "register_player",
-           "seated"]
+__all__ = ["DecisionTimeout", "JitPlayer", "Player", "as_player", "ask", "check_timeout", "describe_failure", "display_name", "is_player", "kernel_view",
+           "load_player", "load_player_identity", "player", "player_name", "register_player", "seated"]

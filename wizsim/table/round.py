@@ -14,7 +14,7 @@ import numpy as np
 
 from wizsim.bits import bit
 from wizsim.cards import FULL_DECK_MASK, N_CARDS, card_ids, format_card
-from wizsim.config import ConfigError, check_count, check_flag, check_seed, n_game_rounds
+from wizsim.config import ConfigError, PlayerError, check_count, check_flag, check_seed, n_game_rounds
 from wizsim.deal.kernels import DEAL_STREAM, PLAY_STREAM, WORLD_STREAM, deal_round, stream_key
 from wizsim.policies.records import RoundState
 from wizsim.policies.rollout import close_trick, play_card
@@ -28,7 +28,17 @@ from wizsim.rules.kernels import (
     trump_of_turn_up,
 )
 from wizsim.table.observation import Observation
-from wizsim.table.players import JitPlayer, Player, as_player, is_player
+from wizsim.table.players import (
+    DecisionTimeout,
+    JitPlayer,
+    Player,
+    as_player,
+    ask,
+    check_timeout,
+    describe_failure,
+    display_name,
+    is_player,
+)
 
 TRUMP, BID, CARD, OVER = "trump", "bid", "card", "over"
 
@@ -248,21 +258,47 @@ class Round:
         return out
 
     # -- playing it out ------------------------------------------------------------------------------
-    def _step(self, who) -> None:
+    def _step(self, who, timeout: float | None = None) -> None:
         obs = self.observation(self.current_player)
-        if isinstance(who, (Player, JitPlayer)):  # the round's own stream: the draws the round kernel makes
-            action = who.decide(obs, self._rng)
-        else:
-            action = getattr(who, self.phase)(obs)
-        self.apply(action)
+        if isinstance(who, Player):  # the round's own stream: the draws the round kernel makes
+            self.apply(who.decide(obs, self._rng))
+            return
+        # a user's player: whatever goes wrong in its code is one error naming it, the seat, the
+        # decision and the round that replays it (a real Ctrl-C, KeyboardInterrupt, stops as ever)
+        try:
+            if isinstance(who, JitPlayer):
+                action = who.decide(obs, self._rng)
+            else:
+                action = ask(who, self.phase, obs, timeout)
+        except KeyboardInterrupt:
+            raise
+        except DecisionTimeout as err:
+            raise self._player_error(who, f"took more than {timeout:g} s (the decision time limit)") from err
+        except BaseException as err:
+            raise self._player_error(who, f"raised {describe_failure(err)}") from err
+        try:
+            self.apply(action)
+        except ValueError as err:
+            raise self._player_error(who, f"answered: {err}") from err
 
-    def play(self, players) -> tuple[int, ...]:
+    def _player_error(self, who, what: str) -> PlayerError:
+        seat = self.current_player
+        return PlayerError(f"player {display_name(who)!r} at seat {seat}, deciding its {self.phase}, {what} "
+                           f"(to replay: seed {self.seed}, round index {self.index}: "
+                           f"wizsim.Round({self.players}, {self.r}, seed={self.seed}, index={self.index}))")
+
+    def play(self, players, *, decision_timeout: float | None = None) -> tuple[int, ...]:
         """Play the round to its end with one player per seat (policy names or player objects, seat 1
         first); returns the scores. Built-in players draw from the round's play stream, so a table of
-        them plays exactly the round ``simulate_rounds`` plays for the same seed and index."""
+        them plays exactly the round ``simulate_rounds`` plays for the same seed and index.
+
+        A user's player that raises (``SystemExit`` included), answers an illegal action or, with
+        ``decision_timeout`` (seconds), takes longer than that over one decision stops the round with
+        a ``PlayerError`` naming it, its seat, the decision and the round; the original is its cause."""
         seated = seat_players(players, self.players)
+        timeout = check_timeout(decision_timeout)
         while self.phase != OVER:
-            self._step(seated[self.current_player - 1])
+            self._step(seated[self.current_player - 1], timeout)
         return self.scores()
 
     def __repr__(self) -> str:

@@ -1,5 +1,5 @@
 """The ASGI application: the page at ``/``, ``POST /api/advise``, ``POST /api/review``,
-``POST /api/record/check``, ``GET /api/health``, docs at ``/docs``.
+``POST /api/record/check``, ``POST /api/play`` (the practice table, ``practice.py``), ``GET /api/health``, docs at ``/docs``.
 
 For the people at this table only: a request whose ``Host`` header is not one the server was started
 for (``LOCAL_HOSTS``, the address it listens on, the names given with ``--allow-host``; any address
@@ -45,6 +45,7 @@ from wizsim.web.api import (
     review_answer,
     validation_message,
 )
+from wizsim.web.practice import PLAY_BODY, PLAY_EXAMPLE, PLAY_RESPONSES, PLAY_SUMMARY, play_answer  # POST /api/play
 
 QUEUE_WAIT_S = 15.0  # the longest a question waits for its turn
 WAITING_PER_WORKER = 4  # questions waiting per worker, beyond which a new one is turned away at once
@@ -304,6 +305,10 @@ def create_app(workers: int = 1, hosts=LOCAL_HOSTS, any_address: bool = False) -
             return JSONResponse(check_record(body))  # light: no queue, no worker thread
         except ValueError as err:
             return JSONResponse({"detail": str(err)}, status_code=422)
+
+    @app.post("/api/play", summary=PLAY_SUMMARY, responses=PLAY_RESPONSES)
+    async def play(body: Annotated[dict, Body(description=PLAY_BODY, examples=[PLAY_EXAMPLE])]):
+        return await _answered(play_answer, body)
 
     async def _answered(call, fields):
         """``call(fields)`` in a worker thread when the queue gives a turn; errors as one-line 4xx/503."""

@@ -137,6 +137,34 @@ def ask_and_wait(driver, timeout: float = 60.0) -> None:
     WebDriverWait(driver, timeout).until(done, message=f"no answer within {timeout:.0f} s")
 
 
+# Every visible element whose right edge passes the viewport, outside a declared scroll frame (``.scroll``:
+# its own frame may scroll sideways, never the page).
+_OVERFLOWING = """
+const width = arguments[0], out = [];
+for (const e of document.querySelectorAll('body *')) {
+  const r = e.getBoundingClientRect();
+  if (!r.width || !r.height || getComputedStyle(e).visibility === 'hidden') continue;
+  const frame = e.parentElement && e.parentElement.closest('.scroll');
+  if (frame) continue;
+  if (r.right > width + 0.5 || r.left < -0.5) {
+    out.push(`${e.tagName.toLowerCase()}${e.id ? '#' + e.id : ''}${e.className && typeof e.className === 'string'
+      ? '.' + e.className.trim().split(/\\s+/).join('.') : ''} spans ${Math.round(r.left)}..${Math.round(r.right)}`);
+  }
+}
+return {inner: window.innerWidth, scroll: document.documentElement.scrollWidth, out};
+"""
+
+
+def overflowing(driver, width: int) -> list[str]:
+    """What sticks out of a ``width`` px viewport: the page's own width when it scrolls sideways, and each
+    visible element (outside a ``.scroll`` frame) whose box passes an edge. Empty when the page fits."""
+    got = driver.execute_script(_OVERFLOWING, width)
+    problems = list(got["out"])
+    if got["inner"] != width or got["scroll"] > width:
+        problems.insert(0, f"the page is {got['scroll']} px wide (viewport {got['inner']} px), not {width}")
+    return problems
+
+
 def read_bid_table(driver) -> list[dict]:
     """The bid table as the page shows it: per bid its flags, every ``data-key`` cell and the interval."""
     rows = []

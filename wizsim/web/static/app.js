@@ -595,6 +595,7 @@ function init() {
   $("ask").addEventListener("click", ask);
   render();
   if (typeof initSheet === "function") initSheet();  // sheet.js: the score sheet and the review
+  if (typeof initPlay === "function") initPlay();  // play.js: the practice table
   document.body.dataset.ready = "true";
 }
 

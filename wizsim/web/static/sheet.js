@@ -160,6 +160,7 @@ function toRecord(g) {
     const hand = rd.hand ? parseCardText(rd.hand) : null;
     if (rec.me !== undefined && hand && hand.cards && hand.cards.length === rd.r) out.hand = hand.cards.join(",");
     if (rd.played && rd.played.trim()) out.played = rd.played;
+    if (rd.hints && rd.hints.length) out.hints = rd.hints;  // the practice table's hints taken
     rec.rounds.push(out);
     if (!done) break;
   }
@@ -173,7 +174,7 @@ function fromRecord(rec) {
   for (const rd of rec.rounds) {
     g.rounds.push({ r: rd.r, turn_up: rd.turn_up || null, trump: rd.trump, bids: [...rd.bids],
       tricks: rd.tricks ? [...rd.tricks] : Array(g.players.length).fill(null), hand: rd.hand || "",
-      played: rd.played || "" });
+      played: rd.played || "", ...(rd.hints ? { hints: rd.hints } : {}) });
   }
   if (!g.rounds.length) g.rounds.push(newRound(g, 1));
   return g;
@@ -347,7 +348,7 @@ function el(tag, attrs = {}, ...children) {
 
 function showView(view) {
   sheet.view = view;
-  for (const v of ["sheet", "advice", "review"]) {
+  for (const v of ["sheet", "advice", "review", "play"]) {
     $(`view-${v}`).hidden = v !== view;
     $(`tab-${v}`).setAttribute("aria-current", v === view ? "page" : "false");
   }
@@ -562,8 +563,12 @@ function renderTable() {
   const g = sheet.game, n = g.players.length;
   const rows = scoresAndTotals(g);
   const table = $("sheet-table");
-  table.querySelector("thead").replaceChildren(el("tr", {}, el("th", { scope: "col", text: "Round" }),
-    ...g.players.map((name, p) => el("th", { scope: "col", class: p === g.me ? "mine" : "", text: name + (p === g.me ? " (you)" : "") }))));
+  // a name as wide as its column allows (cut with an ellipsis on a phone; whole in the tooltip and to a
+  // screen reader); "you" on a line of its own
+  table.querySelector("thead").replaceChildren(el("tr", {}, el("th", { scope: "col", class: "rcol", title: "Round", "aria-label": "Round", text: "Rd" }),
+    ...g.players.map((name, p) => el("th", { scope: "col", class: p === g.me ? "mine" : "", title: name,
+      "aria-label": name + (p === g.me ? " (you)" : "") }, el("span", { class: "pname", text: name }),
+    ...(p === g.me ? [el("small", { class: "you", text: "you" })] : [])))));
   const focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.round : undefined;
   table.querySelector("tbody").replaceChildren(...g.rounds.map((rd, k) => {
     const row = rows[k];
@@ -571,7 +576,7 @@ function renderTable() {
     const pick = button(String(rd.r), `round ${rd.r}${k === sheet.sel ? ", shown" : ""}: show and correct it`,
       () => selectRound(k), "roundbtn");
     pick.dataset.round = String(k);
-    const th = el("th", { scope: "row" }, pick);
+    const th = el("th", { scope: "row", class: "rcol" }, pick);
     if (rd.trump) th.append(el("small", { class: "trumpmark", text: rd.trump === "none" ? "\u2013" : SUITS.find((x) => x[0] === rd.trump)[1] }));
     const tr = el("tr", { "data-round": String(k), class: k === sheet.sel ? "shown" : "" }, th,
       ...g.players.map((_, p) => {
@@ -591,8 +596,17 @@ function renderTable() {
   }));
   if (focused !== undefined) { const b = table.querySelector(`button[data-round="${focused}"]`); if (b) b.focus(); }
   const totals = rows.length ? rows[rows.length - 1].totals : Array(n).fill(0);
-  table.querySelector("tfoot").replaceChildren(el("tr", {}, el("th", { scope: "row", text: "Total" }),
-    ...totals.map((t, p) => el("td", { "data-player": String(p), "data-total": String(t), class: "num", text: String(t) }))));
+  // the leader (all who share the top total, once a round is scored) marked in the totals row
+  const scored = g.rounds.some(closed), top = Math.max(...totals);
+  table.querySelector("tfoot").replaceChildren(el("tr", {}, el("th", { scope: "row", class: "rcol", text: "Total" }),
+    ...totals.map((t, p) => {
+      const lead = scored && t === top;
+      const td = el("td", { "data-player": String(p), "data-total": String(t), class: lead ? "num leader" : "num",
+        "aria-label": `${g.players[p]}: ${t}${lead ? ", leads" : ""}` });
+      if (lead) td.append(el("span", { class: "crown", "aria-hidden": "true", text: "\u2605" }));
+      td.append(String(t));
+      return td;
+    })));
   const done = g.rounds.filter(closed).length;
   $("sheet-caption").textContent = `${g.players.length} players, ${nRounds(n)} rounds${g.hook ? ", the hook" : ""}; `
     + `${done} round${done === 1 ? "" : "s"} scored. Each cell: bid/tricks, the round's score, the running total.`;
@@ -845,6 +859,17 @@ async function runReview(round) {
   }
 }
 
+// The hint taken at a reviewed decision (the practice table records them in the rounds' ``hints``): the
+// round's hint of that kind, for a card the one at the card that was played.
+function hintFor(d) {
+  const g = sheet.game;
+  const rd = g && g.rounds[d.round - 1];
+  if (!rd || !Array.isArray(rd.hints)) return null;
+  if (d.kind !== "card") return rd.hints.find((h) => h.kind === d.kind) || null;
+  const cards = (rd.played || "").split(/[,/]/).filter(Boolean);
+  return rd.hints.find((h) => h.kind === "card" && cards[h.at] === d.chosen) || null;
+}
+
 const KIND_NAMES = { bid: "bid", trump: "trump named", card: "card" };
 const fmt = (x, digits = 1) => (x === null || x === undefined ? "?" : x.toFixed(digits));
 
@@ -896,6 +921,7 @@ function showReview(a, round) {
   }));
   $("review-table").querySelector("tbody").replaceChildren(...a.decisions.map((d) => {
     const isLost = d.loss_low !== null && d.loss_low > 0;
+    const hinted = hintFor(d);
     const verdict = isLost ? "lost" : d.close_call ? "close call" : d.loss === 0 ? "best" : "within precision";
     const tr = el("tr", { class: isLost ? "lost" : d.close_call ? "close" : "" });
     tr.dataset.decision = JSON.stringify(d);
@@ -907,7 +933,9 @@ function showReview(a, round) {
       el("td", { class: "num", text: signed(d.ev_chosen) }),
       el("td", { class: "num", text: signed(d.ev_best) }),
       el("td", { class: "num" }, fmt(d.loss), el("span", { class: "interval", text: `[${fmt(d.loss_low)}, ${fmt(d.loss_high)}]` })),
-      el("td", {}, el("span", { class: `mark ${verdict.replace(/ /g, "-")}`, text: verdict })));
+      el("td", {}, el("span", { class: `mark ${verdict.replace(/ /g, "-")}`, text: verdict }),
+        ...(hinted ? [el("span", { class: "mark hint-taken", "data-best": String(hinted.best),
+          text: `hint: ${shownChoice(d.kind, hinted.best)}` })] : [])));
     return tr;
   }));
 }

@@ -23,10 +23,10 @@ functions into its threads either, so those runs take ``serial_twin`` of the bat
 
 from __future__ import annotations
 
-import ast
 import functools
 import hashlib
 import os
+import re
 import sys
 from pathlib import Path
 
@@ -34,6 +34,7 @@ from numba import njit
 from numba.core.caching import (
     CompileResultCacheImpl,
     FunctionCache,
+    IndexDataCacheFile,
     InTreeCacheLocator,
     UserProvidedCacheLocator,
     UserWideCacheLocator,
@@ -44,27 +45,41 @@ _PACKAGE = Path(__file__).resolve().parent
 _CODEGEN_SWITCHES = ("WIZSIM_NO_PDEP",)
 
 
+# ``from X import a, b`` (its names possibly in parentheses over several lines) and ``import X, Y``: read
+# with a regular expression, not ``ast`` (parsing every module of the package cost a start a tenth of a
+# second). An import inside a string or comment counts too: a stamp over more files is only stricter.
+_FROM = re.compile(r"^[ \t]*from[ \t]+(\.*[\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n]*)", re.M)
+_IMPORT = re.compile(r"^[ \t]*import[ \t]+([\w., \t]+)", re.M)
+
+
+def _names(text: str) -> list[str]:
+    """The names of an import list (``a, b as c``, parentheses and comments allowed)."""
+    text = re.sub(r"#[^\n]*", "", text).strip("() \t\n")
+    return [item.split()[0] for item in text.replace("\n", " ").split(",") if item.strip()]
+
+
 @functools.cache
 def _wizsim_imports(path: Path) -> tuple[Path, ...]:
     """The package modules that the module at ``path`` (inside the package) imports."""
+    source = path.read_text(encoding="utf-8")
+    names = []
+    for module, listed in _FROM.findall(source):
+        level = len(module) - len(module.lstrip("."))
+        module = module.lstrip(".")
+        if level and path.is_relative_to(_PACKAGE):  # relative: against the module's package
+            parts = path.parent.relative_to(_PACKAGE).parts
+            base = parts[:len(parts) - (level - 1)]
+            module = ".".join(["wizsim", *base, *([module] if module else [])])
+        names += [module] + [f"{module}.{name}" for name in _names(listed)]
+    for listed in _IMPORT.findall(source):
+        names += _names(listed)
     out = []
-    for node in ast.walk(ast.parse(path.read_bytes())):
-        names = []
-        if isinstance(node, ast.ImportFrom):
-            module = node.module or ""
-            if node.level and path.is_relative_to(_PACKAGE):  # relative: against the module's package
-                parts = path.parent.relative_to(_PACKAGE).parts
-                base = parts[:len(parts) - (node.level - 1)]
-                module = ".".join(["wizsim", *base, *([module] if module else [])])
-            names = [module] + [f"{module}.{a.name}" for a in node.names]
-        elif isinstance(node, ast.Import):
-            names = [a.name for a in node.names]
-        for name in names:
-            if name.startswith("wizsim."):
-                rel = Path(*name.split(".")[1:])
-                for cand in (_PACKAGE / rel.with_suffix(".py"), _PACKAGE / rel / "__init__.py"):
-                    if cand.is_file():
-                        out.append(cand.resolve())
+    for name in names:
+        if name.startswith("wizsim."):
+            rel = Path(*name.split(".")[1:])
+            for cand in (_PACKAGE / rel.with_suffix(".py"), _PACKAGE / rel / "__init__.py"):
+                if cand.is_file():
+                    out.append(cand.resolve())
     return tuple(out)
 
 
@@ -121,12 +136,40 @@ def _holds_function(ty) -> bool:
     return False
 
 
+class _LazyStampIndex(IndexDataCacheFile):
+    """Numba's index file, its source stamp worked out when the index is first read or written rather than
+    when the kernel is decorated: hashing the package's sources for every kernel at import cost a start
+    that loads few of them (``wizsim --help``, ``advise``) a tenth of a second."""
+
+    def __init__(self, cache_path, filename_base, stamp):
+        super().__init__(cache_path, filename_base, None)
+        self._stamp = stamp
+
+    @property
+    def _source_stamp(self):
+        return self._stamp()
+
+    @_source_stamp.setter
+    def _source_stamp(self, value):
+        pass
+
+
 class _PackageFunctionCache(FunctionCache):
     """Numba's disk cache, with one exception: a specialization for functions given as arguments (a
     user's jitted player: ``wizsim.jit``) is compiled in memory. Numba keys such an entry by the
-    function object, which no later process has, so every run would add one more file."""
+    function object, which no later process has, so every run would add one more file. Its source stamp
+    is worked out on first use (``_LazyStampIndex``)."""
 
     _impl_class = _PackageCacheImpl
+
+    def __init__(self, py_func):  # Numba's ``Cache.__init__``, the stamp deferred
+        self._name = repr(py_func)
+        self._py_func = py_func
+        self._impl = self._impl_class(py_func)
+        self._cache_path = self._impl.locator.get_cache_path()
+        self._cache_file = _LazyStampIndex(self._cache_path, self._impl.filename_base,
+                                           functools.cache(self._impl.locator.get_source_stamp))
+        self.enable()
 
     def load_overload(self, sig, target_context):
         if any(_holds_function(t) for t in sig):

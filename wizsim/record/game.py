@@ -42,6 +42,7 @@ from wizsim.cards import (
     shorten,
 )
 from wizsim.config import MAX_PLAYERS, MIN_PLAYERS, n_game_rounds
+from wizsim.errors import RecordError  # noqa: F401 - re-exported
 
 GAME_FIELDS = ("players", "first_dealer", "hook", "me", "identities", "rounds")
 IDENTITY_FIELDS = ("player", "kind", "sha256", "wizsim", "note")  # wizsim.identity's keys
@@ -49,10 +50,6 @@ ROUND_FIELDS = ("r", "turn_up", "trump", "bids", "tricks", "hand", "played", "hi
 HINT_KINDS = ("trump", "bid", "card")
 TRICK_SEPARATOR = "/"
 MAX_NAME = 40
-
-
-class RecordError(ValueError):
-    """A game record that breaks the format or the rules; the message starts with the entry it names."""
 
 
 @dataclass

@@ -34,7 +34,6 @@ from numba import njit
 from numba.core.caching import (
     CompileResultCacheImpl,
     FunctionCache,
-    IndexDataCacheFile,
     InTreeCacheLocator,
     UserProvidedCacheLocator,
     UserWideCacheLocator,
@@ -136,40 +135,12 @@ def _holds_function(ty) -> bool:
     return False
 
 
-class _LazyStampIndex(IndexDataCacheFile):
-    """Numba's index file, its source stamp worked out when the index is first read or written rather than
-    when the kernel is decorated: hashing the package's sources for every kernel at import cost a start
-    that loads few of them (``wizsim --help``, ``advise``) a tenth of a second."""
-
-    def __init__(self, cache_path, filename_base, stamp):
-        super().__init__(cache_path, filename_base, None)
-        self._stamp = stamp
-
-    @property
-    def _source_stamp(self):
-        return self._stamp()
-
-    @_source_stamp.setter
-    def _source_stamp(self, value):
-        pass
-
-
 class _PackageFunctionCache(FunctionCache):
     """Numba's disk cache, with one exception: a specialization for functions given as arguments (a
     user's jitted player: ``wizsim.jit``) is compiled in memory. Numba keys such an entry by the
-    function object, which no later process has, so every run would add one more file. Its source stamp
-    is worked out on first use (``_LazyStampIndex``)."""
+    function object, which no later process has, so every run would add one more file."""
 
     _impl_class = _PackageCacheImpl
-
-    def __init__(self, py_func):  # Numba's ``Cache.__init__``, the stamp deferred
-        self._name = repr(py_func)
-        self._py_func = py_func
-        self._impl = self._impl_class(py_func)
-        self._cache_path = self._impl.locator.get_cache_path()
-        self._cache_file = _LazyStampIndex(self._cache_path, self._impl.filename_base,
-                                           functools.cache(self._impl.locator.get_source_stamp))
-        self.enable()
 
     def load_overload(self, sig, target_context):
         if any(_holds_function(t) for t in sig):

@@ -41,23 +41,32 @@ def simulate_rounds_kernel(seed, first_index, players, r, hook, seats, fixed, ou
     The other arguments (``seats``, ``fixed``, ``ext``) are those of ``round.play_round``, the same for
     every round.
     """
-    # unpacked before the parallel loop: Numba's parfors lose writes through a record's field inside it
-    hands, turn_up, trump, bids, tricks, scores, accepted = out
-    n = hands.shape[0]
-    want = log.want
+    n = out.hands.shape[0]
     n_blocks = (n + BLOCK - 1) // BLOCK
     for blk in prange(n_blocks):
-        scratch = round_scratch(players)
-        rngs = scratch[0]
-        for i in range(blk * BLOCK, min(blk * BLOCK + BLOCK, n)):
-            li = i if want else 0
-            key_streams(seed, first_index + i, rngs[0], rngs[1])
-            tu, tr, ok = play_round(players, r, hook, seats, fixed, rngs, round_state(scratch, bids[i], tricks[i]),
-                                    (hands[i], scores[i]), Log(want, log.cards[li], log.leader[li], log.winner[li]),
-                                    ext)
-            turn_up[i] = tu
-            trump[i] = tr
-            accepted[i] = ok
+        _rounds_block(seed, (first_index, blk * BLOCK, min(blk * BLOCK + BLOCK, n)), (players, r, hook), seats, fixed,
+                      out, log, round_scratch(players), ext)
+
+
+@lean_kernel
+def _rounds_block(seed, rows, shape, seats, fixed, out, log, scratch, ext):
+    """Rounds ``first_index + a .. first_index + b - 1`` into rows a..b-1 (``rows`` = (first_index, a, b),
+    ``shape`` = (players, r, hook)): a call of its own, lean, so that the records of each round (views of
+    its rows) cost no reference counting, and no write goes through a record inside the parallel loop
+    (Numba loses those)."""
+    first_index, a, b = rows
+    players, r, hook = shape
+    rngs = scratch[0]
+    want = log.want
+    for i in range(a, b):
+        li = i if want else 0
+        key_streams(seed, first_index + i, rngs[0], rngs[1])
+        tu, tr, ok = play_round(players, r, hook, seats, fixed, rngs, round_state(scratch, out.bids[i], out.tricks[i]),
+                                (out.hands[i], out.scores[i]), Log(want, log.cards[li], log.leader[li], log.winner[li]),
+                                ext)
+        out.turn_up[i] = tu
+        out.trump[i] = tr
+        out.accepted[i] = ok
 
 
 @parallel_kernel

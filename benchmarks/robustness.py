@@ -61,6 +61,7 @@ from wizsim.deal.kernels import PLAY_STREAM, stream_key
 from wizsim.policies import make_slots
 from wizsim.policies.dispatch import SEARCH, choose_card
 from wizsim.policies.observation import Obs
+from wizsim.policies.records import RoundState
 from wizsim.policies.rollout import close_trick, play_card
 from wizsim.rules.kernels import LED_NONE, legal_mask
 from wizsim.sim.driver import simulate_rounds
@@ -283,8 +284,9 @@ class Table:
 
     def play(self, s: int, card: int) -> None:
         self.played = np.uint64(self.played | np.uint64(bit(card)))
-        self.led, self.best, self.win_pos = play_card(s, card, self.n, self.led, self.best, self.win_pos, self.trump,
-                                                      self.live, self.seat_played, self.voids, self.trick_cards)
+        state = RoundState(self.live, self.seat_played, self.voids, self.trick_cards, self.bids, self.tricks)
+        self.led, self.best, self.win_pos = play_card(state, self.trump, s, card, self.n, self.led, self.best,
+                                                      self.win_pos)
         self.order.append(card)
         self.n += 1
         if self.n == PLAYERS:

@@ -39,6 +39,7 @@ from wizsim.bits import ONE, ZERO, bit, lowest_bit, popcount
 from wizsim.cards import FULL_DECK_MASK, JESTER_MASK, N_RANKS, SUIT_MASKS, WIZARD_MASK
 from wizsim.policies import parse_policy
 from wizsim.policies.heuristic import _bosses, _winners, heuristic_bid, heuristic_card
+from wizsim.policies.records import Log, RoundInfo, RoundState
 from wizsim.policies.registry import TABLES
 from wizsim.policies.rollout import play_tricks
 from wizsim.rules.kernels import STRENGTH
@@ -101,10 +102,12 @@ def features(c, players, hand, legal, trump, need, played, trick_cards, n_in_tri
 
 
 @numba.njit
-def _recorded(ctx, seat, players, hand, legal, turn_up, trump, bids, tricks, seat_played, played, trick_cards,
-              n_in_trick, led, win_pos, voids):
+def _recorded(ctx, obs):
     """``play_tricks``'s chooser for the replay: the logged card, each legal card's features recorded
     (rows of decision ``count[1]``) where a seat other than the hero chose among two or more."""
+    seat, players, hand, legal, turn_up, trump = obs.seat, obs.players, obs.hand, obs.legal, obs.turn_up, obs.trump
+    bids, tricks, played, trick_cards = obs.bids, obs.tricks, obs.played, obs.trick_cards
+    n_in_trick, led, win_pos, voids = obs.n_in_trick, obs.led, obs.winning_pos, obs.voids
     order, x, meta, count, hero = ctx
     card = order[popcount(played)]
     if seat != hero and popcount(legal) > 1:
@@ -124,10 +127,12 @@ def _recorded(ctx, seat, players, hand, legal, turn_up, trump, bids, tricks, sea
 
 
 @numba.njit
-def _imitator(ctx, seat, players, hand, legal, turn_up, trump, bids, tricks, seat_played, played, trick_cards,
-              n_in_trick, led, win_pos, voids):
+def _imitator(ctx, obs):
     """``play_tricks``'s chooser for a table: the hero plays the heuristic, the others their highest-scoring
     card under ``weights`` (the lowest id among equals)."""
+    seat, players, hand, legal, turn_up, trump = obs.seat, obs.players, obs.hand, obs.legal, obs.turn_up, obs.trump
+    bids, tricks, played, trick_cards = obs.bids, obs.tricks, obs.played, obs.trick_cards
+    n_in_trick, led, win_pos, voids = obs.n_in_trick, obs.led, obs.winning_pos, obs.voids
     hero, weights, f = ctx
     need = bids[seat] - tricks[seat]
     own = heuristic_card(seat, players, hand, legal, turn_up, trump, need, played, trick_cards[max(win_pos, 0)],
@@ -160,8 +165,9 @@ def _table_round(hands, players, r, turn_up, trump, hero, hero_bid, hero_params,
     live = hands.copy()
     tricks = np.zeros(players, np.int8)
     tc = np.full(players, -1, np.int8)
-    play_tricks(_imitator, (hero, weights, np.zeros(N_FEATURES)), players, turn_up, trump, live, bids, tricks,
-                np.zeros(players, np.uint64), np.zeros(players, np.int8), tc, 0, 0, ZERO, players * r, False, tc, tc, tc)
+    play_tricks(_imitator, (hero, weights, np.zeros(N_FEATURES)), RoundInfo(players, r, False, turn_up, trump),
+                RoundState(live, np.zeros(players, np.uint64), np.zeros(players, np.int8), tc, bids, tricks), 0, 0, ZERO,
+                players * r, Log(False, tc, tc, tc))
     out[0], out[1] = bids, tricks
 
 
@@ -184,10 +190,11 @@ def choices(tables) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
         for i in range(batch.n):
             order = batch.log_cards[i].astype(np.int8)
             tc = np.full(PLAYERS, -1, np.int8)
-            play_tricks(_recorded, (order, x, meta, count, hero), PLAYERS, int(batch.turn_up[i]), int(batch.trump[i]),
-                        batch.hands[i].astype(np.uint64).copy(), batch.bids[i].astype(np.int8),
-                        np.zeros(PLAYERS, np.int8), np.zeros(PLAYERS, np.uint64), np.zeros(PLAYERS, np.int8), tc, 0, 0,
-                        ZERO, len(order), False, tc, tc, tc)
+            play_tricks(_recorded, (order, x, meta, count, hero),
+                        RoundInfo(PLAYERS, batch.r, False, int(batch.turn_up[i]), int(batch.trump[i])),
+                        RoundState(batch.hands[i].astype(np.uint64).copy(), np.zeros(PLAYERS, np.uint64),
+                                   np.zeros(PLAYERS, np.int8), tc, batch.bids[i].astype(np.int8),
+                                   np.zeros(PLAYERS, np.int8)), 0, 0, ZERO, len(order), Log(False, tc, tc, tc))
     k = int(count[0])
     return x[:k], meta[:k, 0], meta[:k, 1].astype(bool), int(count[1])
 

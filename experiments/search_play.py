@@ -27,6 +27,7 @@ import numpy as np
 
 from wizsim.bits import ONE, ZERO, popcount
 from wizsim.policies.heuristic import _winners, heuristic_card
+from wizsim.policies.records import Log, RoundInfo, RoundState
 from wizsim.policies.rollout import play_tricks
 from wizsim.rules.kernels import STRENGTH
 from wizsim.sim.driver import simulate_rounds
@@ -37,9 +38,11 @@ SEAT, TRICK, PLACE, NEED, N_LEGAL, CARD, HEURISTIC, CARD_WINS, HEURISTIC_WINS, W
 
 
 @numba.njit
-def _replayed(ctx, seat, players, hand, legal, turn_up, trump, bids, tricks, seat_played, played, trick_cards,
-              n_in_trick, led, win_pos, voids):
+def _replayed(ctx, obs):
     """``play_tricks``'s chooser: the card the log says, with the heuristic's card in its place noted."""
+    seat, players, hand, legal, turn_up, trump = obs.seat, obs.players, obs.hand, obs.legal, obs.turn_up, obs.trump
+    bids, tricks, played, trick_cards = obs.bids, obs.tricks, obs.played, obs.trick_cards
+    n_in_trick, led, win_pos, voids = obs.n_in_trick, obs.led, obs.winning_pos, obs.voids
     order, out = ctx
     j = popcount(played)
     card = order[j]
@@ -61,10 +64,11 @@ def replay(batch, i: int) -> np.ndarray:
     order = batch.log_cards[i].astype(np.int8)
     out = np.zeros((len(order), 10), np.int64)
     trick_cards = np.full(players, -1, np.int8)
-    play_tricks(_replayed, (order, out), players, int(batch.turn_up[i]), int(batch.trump[i]),
-                batch.hands[i].astype(np.uint64).copy(), batch.bids[i].astype(np.int8), np.zeros(players, np.int8),
-                np.zeros(players, np.uint64), np.zeros(players, np.int8), trick_cards, 0, 0, ZERO, len(order), False,
-                trick_cards, trick_cards, trick_cards)
+    play_tricks(_replayed, (order, out), RoundInfo(players, batch.r, False, int(batch.turn_up[i]), int(batch.trump[i])),
+                RoundState(batch.hands[i].astype(np.uint64).copy(), np.zeros(players, np.uint64),
+                           np.zeros(players, np.int8), trick_cards, batch.bids[i].astype(np.int8),
+                           np.zeros(players, np.int8)), 0, 0, ZERO, len(order),
+                Log(False, trick_cards, trick_cards, trick_cards))
     out[:, WON] = batch.log_winner[i][out[:, TRICK]] == out[:, SEAT]
     return out
 

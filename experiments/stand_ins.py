@@ -35,6 +35,7 @@ from wizsim.policies.heuristic import (
     heuristic_bid,
     heuristic_card,
 )
+from wizsim.policies.records import Log, RoundInfo, RoundState
 from wizsim.policies.registry import TABLES
 from wizsim.policies.rollout import heuristic_tricks, play_card, play_tricks, trick_status
 from wizsim.rules.kernels import STRENGTH, legal_mask, score_round
@@ -43,8 +44,10 @@ PLAYS = {"heuristic": 0, "trick": 1, "round": 2, "patient": 3}
 
 
 @numba.njit
-def _choose(ctx, seat, players, hand, legal, turn_up, trump, bids, tricks, seat_played, played, trick_cards,
-            n_in_trick, led, win_pos, voids):
+def _choose(ctx, obs):
+    seat, players, hand, legal, turn_up, trump = obs.seat, obs.players, obs.hand, obs.legal, obs.turn_up, obs.trump
+    bids, tricks, seat_played, played, trick_cards = obs.bids, obs.tricks, obs.seat_played, obs.played, obs.trick_cards
+    n_in_trick, led, win_pos, voids = obs.n_in_trick, obs.led, obs.winning_pos, obs.voids
     live0, play = ctx  # live0: the round's own hands array, advanced in place by the trick loop
     need = bids[seat] - tricks[seat]
     own = heuristic_card(seat, players, hand, legal, turn_up, trump, need, played, trick_cards[max(win_pos, 0)],
@@ -68,9 +71,10 @@ def _choose(ctx, seat, players, hand, legal, turn_up, trump, bids, tricks, seat_
         m &= m - np.uint64(1)
         for s in range(players):
             live[s], sp[s], tr[s], vd[s], tc[s] = live0[s], seat_played[s], tricks[s], voids[s], trick_cards[s]
-        ld, bs, wp = play_card(seat, c, n_in_trick, led0, best0, win0, trump, live, sp, vd, tc)
+        state = RoundState(live, sp, vd, tc, bids, tr)
+        ld, bs, wp = play_card(state, trump, seat, c, n_in_trick, led0, best0, win0)
         if play == 2:
-            heuristic_tricks(players, turn_up, trump, live, bids, tr, sp, vd, tc, n_in_trick + 1, leader,
+            heuristic_tricks(RoundInfo(players, obs.r, obs.hook, turn_up, trump), state, n_in_trick + 1, leader,
                              played | bit(c))
             score = score_round(bids[seat], tr[seat])
             if score > best_score:
@@ -82,7 +86,7 @@ def _choose(ctx, seat, players, hand, legal, turn_up, trump, bids, tricks, seat_
             cc = heuristic_card(s, players, live[s], legal_mask(live[s], ld), turn_up, trump, bids[s] - tricks[s], pl,
                                 tc[max(wp, 0)], i, ld, vd)
             pl |= bit(cc)
-            ld, bs, wp = play_card(s, cc, i, ld, bs, wp, trump, live, sp, vd, tc)
+            ld, bs, wp = play_card(state, trump, s, cc, i, ld, bs, wp)
         if wp == n_in_trick:
             winners |= bit(c)
     if play == 2:
@@ -119,8 +123,9 @@ def _round(hands, players, r, hero_params, opp_params, table, play, out):
     live = hands.copy()
     tr = np.zeros(players, np.int8)
     tc = np.zeros(players, np.int8)
-    play_tricks(_choose, (live, play), players, -1, -1, live, bids, tr, np.zeros(players, np.uint64),
-                np.zeros(players, np.int8), tc, 0, 0, np.uint64(0), players * r, False, tc, tc, tc)
+    play_tricks(_choose, (live, play), RoundInfo(players, r, False, -1, -1),
+                RoundState(live, np.zeros(players, np.uint64), np.zeros(players, np.int8), tc, bids, tr), 0, 0,
+                np.uint64(0), players * r, Log(False, tc, tc, tc))
     out[0], out[1] = bids, tr
 
 

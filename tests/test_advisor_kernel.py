@@ -9,6 +9,7 @@ from wizsim.cards import FULL_DECK_MASK, SUIT_MASKS, cards_to_mask
 from wizsim.policies import make_slots
 from wizsim.policies.dispatch import kernel_ext
 from wizsim.policies.model import blind_bids_likelihood
+from wizsim.policies.records import Fixed, Seats
 from wizsim.sim import reference as ref
 from wizsim.sim.candidates import candidate_rounds_kernel
 from wizsim.sim.driver import simulate_rounds
@@ -24,11 +25,13 @@ def _run_kernel(seed, indices, players, r, hook, fixed_hands, pool, fixed_trump,
     tricks = np.zeros((n, len(candidates)), np.int8)
     turn_up = np.zeros(n, np.int8)
     hands = np.zeros((n, players), np.uint64)
-    candidate_rounds_kernel(np.uint64(seed), np.asarray(indices, np.int64), players, r, hook, seat_slot, slots.kinds,
-                            slots.params, slots.table, np.asarray(fixed_hands, np.uint64), np.uint64(pool),
-                            np.int64(fixed_trump), np.asarray(bid_mode, np.int8), np.asarray(fixed_bids, np.int8), seat,
-                            np.asarray(candidates, np.int8), True, tricks, turn_up, hands, np.zeros(n, np.int16),
-                            kernel_ext(slots.kinds), np.zeros((0, 0), np.uint64))
+    candidate_rounds_kernel(np.uint64(seed), np.asarray(indices, np.int64), players, r, hook,
+                            Seats(seat_slot, slots.kinds, slots.params, slots.table),
+                            Fixed(np.asarray(fixed_hands, np.uint64), np.uint64(pool), np.int64(fixed_trump),
+                                  np.asarray(bid_mode, np.int8), np.asarray(fixed_bids, np.int8)),
+                            np.asarray(candidates, np.int8), (seat, True, tricks, turn_up, hands, np.zeros(n, np.int16),
+                             np.zeros((0, 0), np.uint64)),
+                            kernel_ext(slots.kinds))
     return tricks, turn_up, hands
 
 

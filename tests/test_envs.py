@@ -212,3 +212,18 @@ def test_vector_env_legality_is_its_own_whatever_the_caller_does_to_the_masks():
     with pytest.raises(ValueError, match="is not legal in row 0"):
         env.step(illegal)
     env.step(first)  # legal by the rules, though the caller zeroed it
+
+
+def test_the_encoding_names_its_layout():
+    """Learned weights record ``ENCODING_VERSION``: the layout it names (every block's offset and size, the
+    actions) is pinned here, so a change of the tensor without a new version fails."""
+    from wizsim.envs import encoding
+
+    layout = {name: getattr(encoding, name) for name in ("HAND", "TRICK", "PLAYED", "TURN_UP", "TRUMP", "BID_MADE",
+                                                         "BID", "TRICKS", "VOIDS", "ROUND", "PLAYERS", "HOOK", "SEAT",
+                                                         "LEADER", "PHASE", "OBS_DIM", "N_ACTIONS", "BID_ACTION",
+                                                         "TRUMP_ACTION")}
+    pinned = {1: {"HAND": 0, "TRICK": 60, "PLAYED": 420, "TURN_UP": 480, "TRUMP": 541, "BID_MADE": 547, "BID": 553,
+                  "TRICKS": 559, "VOIDS": 565, "ROUND": 589, "PLAYERS": 590, "HOOK": 594, "SEAT": 595, "LEADER": 601,
+                  "PHASE": 607, "OBS_DIM": 611, "N_ACTIONS": 85, "BID_ACTION": 60, "TRUMP_ACTION": 81}}
+    assert layout == pinned[encoding.ENCODING_VERSION], "the encoding changed: bump ENCODING_VERSION and pin it here"

@@ -19,6 +19,7 @@ from wizsim.cards import parse_cards
 from wizsim.cli import main
 from wizsim.policies import make_slots
 from wizsim.policies.dispatch import kernel_ext
+from wizsim.policies.records import Fixed, Seats
 from wizsim.record import review
 from wizsim.rules.reference import trick_winners
 from wizsim.sim import reference as ref
@@ -43,12 +44,12 @@ def test_won_cards_match_the_twin_and_the_tricks(q, seed, indices):
         tricks = np.zeros((n, k), np.int8)
         won = np.zeros((n, k) if want else (0, 0), np.uint64)
         candidate_rounds_kernel(np.uint64(seed), np.asarray(indices, np.int64), players, r, q["hook"],
-                                np.zeros(players, np.int8), slots.kinds, slots.params, slots.table,
-                                np.asarray(q["fixed_hands"], np.uint64), np.uint64(q["pool"]),
-                                np.int64(q["fixed_trump"]), np.asarray(q["bid_mode"], np.int8),
-                                np.asarray(q["fixed_bids"], np.int8), q["seat"], np.asarray(q["candidates"], np.int8),
-                                False, tricks, np.zeros(n, np.int8), np.zeros((1, players), np.uint64),
-                                np.zeros(n, np.int16), kernel_ext(slots.kinds), won)
+                                Seats(np.zeros(players, np.int8), slots.kinds, slots.params, slots.table),
+                                Fixed(np.asarray(q["fixed_hands"], np.uint64), np.uint64(q["pool"]),
+                                      np.int64(q["fixed_trump"]), np.asarray(q["bid_mode"], np.int8),
+                                      np.asarray(q["fixed_bids"], np.int8)), np.asarray(q["candidates"], np.int8),
+                                (q["seat"], False, tricks, np.zeros(n, np.int8), np.zeros((1, players), np.uint64),
+                                 np.zeros(n, np.int16), won), kernel_ext(slots.kinds))
         return tricks, won
 
     tricks, won = run(True)

@@ -18,6 +18,7 @@ from wizsim.config import ConfigError
 from wizsim.deal.kernels import stream_key
 from wizsim.policies import check_policy, make_slots, policy_entry
 from wizsim.policies.dispatch import kernel_ext
+from wizsim.policies.records import Fixed, Log, RoundState, Seats
 from wizsim.sim.round import BID_FORCED, BID_FREE, TRUMP_BY_RULES, play_round
 
 SMALL = "search:worlds=8:doublings=1"
@@ -47,10 +48,11 @@ def _round(players, r, seat_policies, hands_fixed, turn_up, deal_seed, play_seed
     out = dict(hands=np.zeros(players, np.uint64), bids=np.zeros(players, np.int8),
                tricks=np.zeros(players, np.int8), scores=np.zeros(players, np.int16),
                log=np.zeros(players * r, np.int8))
-    play_round(players, r, False, seat_slot, slots.kinds, slots.params, slots.table, fixed, bit(turn_up),
-               TRUMP_BY_RULES, bid_mode, fixed_bids, deal_rng, play_rng, np.zeros(players, np.uint64),
-               np.zeros(players, np.int8), np.zeros(players, np.int8), np.zeros(players, np.uint64), out["hands"], out["bids"], out["tricks"],
-               out["scores"], True, out["log"], np.zeros(r, np.int8), np.zeros(r, np.int8),
+    state = RoundState(np.zeros(players, np.uint64), np.zeros(players, np.uint64), np.zeros(players, np.int8),
+                       np.zeros(players, np.int8), out["bids"], out["tricks"])
+    play_round(players, r, False, Seats(seat_slot, slots.kinds, slots.params, slots.table),
+               Fixed(fixed, bit(turn_up), TRUMP_BY_RULES, bid_mode, fixed_bids), (deal_rng, play_rng), state,
+               (out["hands"], out["scores"]), Log(True, out["log"], np.zeros(r, np.int8), np.zeros(r, np.int8)),
                kernel_ext(slots.kinds))
     return out
 

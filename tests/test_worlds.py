@@ -18,6 +18,7 @@ from wizsim.advisor.played import make_play_question
 from wizsim.cards import FIRST_JESTER, FIRST_WIZARD, N_CARDS, SUIT_MASKS
 from wizsim.deal.reference import Stream
 from wizsim.policies import make_slots, reference
+from wizsim.policies.records import RoundInfo, RoundState
 from wizsim.policies.rollout import heuristic_tricks
 from wizsim.policies.worlds import FAILED, deal_world, sample_world
 from wizsim.sim.worlds import sample_worlds, sample_worlds_kernel
@@ -173,9 +174,10 @@ def _sample_world_both_ways(players, r, seed, n_played, hook, show_turn_up):
         rng = np.array([seed * 7 + tries_cap], np.uint64)
         world = np.zeros(players, np.uint64)
         trick = (play_trust, a["tricks"], a["played"], a["trick_cards"], a["n_in_trick"], a["leader"])
-        tu, tries = sample_world(rng, a["players"], a["r"], a["me"], a["hand"], a["unseen"], a["needs"], a["voids"],
-                                 a["pool"], a["seat_played"], a["trump"], a["bids"], a["hook"], players, kinds,
-                                 mparams, slots.table, trust, trump_evidence, trick, tries_cap, world)
+        tu, tries = sample_world(rng, (a["players"], a["r"], a["hook"], a["me"], a["hand"]),
+                                 (a["unseen"], a["pool"], a["needs"], kinds, mparams, trust, trump_evidence),
+                                 (a["voids"], a["seat_played"], a["trump"], a["bids"], players, trick), slots.table,
+                                 tries_cap, world)
         stream = Stream(seed * 7 + tries_cap)
         wtu, wtries, wworld = reference.sample_world(
             stream, players, r, state.me, cards_of(state.hand), cards_of(state.unseen), list(state.needs),
@@ -251,9 +253,9 @@ def test_heuristic_play_out_equals_twin(players, seed, frac):
     live = np.array([int(q.hand_mask) if s == q.me else sum(1 << c for c in truth["hands"][s])
                      for s in range(players)], np.uint64)
     tricks = a["tricks"].copy()
-    heuristic_tricks(a["players"], np.int64(truth["turn_up"]), a["trump"], live, a["bids"], tricks,
-                     a["seat_played"].copy(), a["voids"].copy(), a["trick_cards"].copy(), a["n_in_trick"],
-                     a["leader"], a["played"])
+    heuristic_tricks(RoundInfo(a["players"], a["r"], a["hook"], np.int64(truth["turn_up"]), a["trump"]),
+                     RoundState(live, a["seat_played"].copy(), a["voids"].copy(), a["trick_cards"].copy(), a["bids"],
+                                tricks), a["n_in_trick"], a["leader"], a["played"])
     hands = [set(q.hand) if s == q.me else set(truth["hands"][s]) for s in range(players)]
     voids = [{k for k in range(4) if q.voids[s] >> k & 1} for s in range(players)]
     want = reference.heuristic_tricks(players, truth["turn_up"], q.trump, hands, list(q.bids), list(q.tricks), voids,

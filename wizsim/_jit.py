@@ -23,10 +23,10 @@ functions into its threads either, so those runs take ``serial_twin`` of the bat
 
 from __future__ import annotations
 
-import ast
 import functools
 import hashlib
 import os
+import re
 import sys
 import threading
 import time
@@ -46,27 +46,41 @@ _PACKAGE = Path(__file__).resolve().parent
 _CODEGEN_SWITCHES = ("WIZSIM_NO_PDEP",)
 
 
+# ``from X import a, b`` (its names possibly in parentheses over several lines) and ``import X, Y``: read
+# with a regular expression, not ``ast`` (parsing every module of the package cost a start a tenth of a
+# second). An import inside a string or comment counts too: a stamp over more files is only stricter.
+_FROM = re.compile(r"^[ \t]*from[ \t]+(\.*[\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n]*)", re.M)
+_IMPORT = re.compile(r"^[ \t]*import[ \t]+([\w., \t]+)", re.M)
+
+
+def _names(text: str) -> list[str]:
+    """The names of an import list (``a, b as c``, parentheses and comments allowed)."""
+    text = re.sub(r"#[^\n]*", "", text).strip("() \t\n")
+    return [item.split()[0] for item in text.replace("\n", " ").split(",") if item.strip()]
+
+
 @functools.cache
 def _wizsim_imports(path: Path) -> tuple[Path, ...]:
     """The package modules that the module at ``path`` (inside the package) imports."""
+    source = path.read_text(encoding="utf-8")
+    names = []
+    for module, listed in _FROM.findall(source):
+        level = len(module) - len(module.lstrip("."))
+        module = module.lstrip(".")
+        if level and path.is_relative_to(_PACKAGE):  # relative: against the module's package
+            parts = path.parent.relative_to(_PACKAGE).parts
+            base = parts[:len(parts) - (level - 1)]
+            module = ".".join(["wizsim", *base, *([module] if module else [])])
+        names += [module] + [f"{module}.{name}" for name in _names(listed)]
+    for listed in _IMPORT.findall(source):
+        names += _names(listed)
     out = []
-    for node in ast.walk(ast.parse(path.read_bytes())):
-        names = []
-        if isinstance(node, ast.ImportFrom):
-            module = node.module or ""
-            if node.level and path.is_relative_to(_PACKAGE):  # relative: against the module's package
-                parts = path.parent.relative_to(_PACKAGE).parts
-                base = parts[:len(parts) - (node.level - 1)]
-                module = ".".join(["wizsim", *base, *([module] if module else [])])
-            names = [module] + [f"{module}.{a.name}" for a in node.names]
-        elif isinstance(node, ast.Import):
-            names = [a.name for a in node.names]
-        for name in names:
-            if name.startswith("wizsim."):
-                rel = Path(*name.split(".")[1:])
-                for cand in (_PACKAGE / rel.with_suffix(".py"), _PACKAGE / rel / "__init__.py"):
-                    if cand.is_file():
-                        out.append(cand.resolve())
+    for name in names:
+        if name.startswith("wizsim."):
+            rel = Path(*name.split(".")[1:])
+            for cand in (_PACKAGE / rel.with_suffix(".py"), _PACKAGE / rel / "__init__.py"):
+                if cand.is_file():
+                    out.append(cand.resolve())
     return tuple(out)
 
 

@@ -30,6 +30,8 @@ from collections.abc import Iterable
 
 import numpy as np
 
+from wizsim.errors import CardError, CardTypeError  # noqa: F401 - re-exported
+
 N_SUITS = 4
 N_RANKS = 13
 N_SUITED = N_SUITS * N_RANKS
@@ -56,10 +58,6 @@ _JESTER_WORDS = {"J", "N", "JESTER"}
 _RANK_WORDS = {**{ch: i for i, ch in enumerate(RANK_LETTERS)}, "10": 8}
 # The commercial deck prints ranks as 1..13; docs/rules.md rejects those spellings with a pointer.
 _COMMERCIAL_RANKS = {"1", "11", "12", "13"}
-
-
-class CardError(ValueError):
-    """A card text or card id that does not follow docs/rules.md; the message names the bad part."""
 
 
 def is_wizard(card: int) -> bool:
@@ -143,10 +141,6 @@ def _named(name: str | None) -> str:
     """The start of an error message that names the argument (nothing for the CLI, whose errors
     click already attributes to an option)."""
     return f"{name}: " if name else ""
-
-
-class CardTypeError(CardError, TypeError):
-    """Cards given as something that is not card text or whole-number ids (a float, a nested list...)."""
 
 
 def _kind_of(card: int) -> tuple[int, str] | None:

@@ -47,7 +47,7 @@ from wizsim.web import DEFAULT_HOST, DEFAULT_PORT
 
 EXIT_HELP = "\b\nExit status: 0 success, 2 bad input, 1 unexpected failure."
 POLICY_NAMES = ", ".join(policy_names())
-ROUND_SIZES = ", ".join(f"1..{n_game_rounds(p)} with {p} players" for p in range(MIN_PLAYERS, MAX_PLAYERS + 1))
+ROUND_SIZES = ", ".join(f"1..{n_game_rounds.py_func(p)} with {p} players" for p in range(MIN_PLAYERS, MAX_PLAYERS + 1))
 
 
 def epilog(example: str) -> str:

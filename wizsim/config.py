@@ -13,6 +13,7 @@ import numpy as np
 
 from wizsim._jit import kernel
 from wizsim.cards import N_CARDS, shorten
+from wizsim.errors import ConfigError, PlayerError  # noqa: F401 - re-exported
 
 MIN_PLAYERS = 3
 MAX_PLAYERS = 6
@@ -25,16 +26,6 @@ DEFAULT_TOURNAMENT_GAMES = 10_000
 MAX_SAMPLES = 100_000_000  # advice: a fixed sample count above this would run for hours, a mistake not a wish
 ENGINES = ("local", "dask")  # where a dataset run's chunks are simulated; the first is the default
 RULES_VERSION = 3  # bump when simulated results for a given seed could change
-
-
-class ConfigError(ValueError):
-    """A rule option outside its valid range; the message names the option and the range."""
-
-
-class PlayerError(ConfigError):
-    """A user's player failed: its module would not load, or a decision raised (``SystemExit`` included),
-    returned no legal action or ran past the time limit. The one-line message names the player, the
-    seat, the decision and the (seed, round index) that replays it; ``__cause__`` is the original."""
 
 
 @kernel

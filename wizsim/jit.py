@@ -43,7 +43,7 @@ from wizsim.bits import highest_bit, lowest_bit, popcount
 from wizsim.config import ConfigError
 from wizsim.deal.kernels import rand_below
 from wizsim.policies.heuristic import heuristic_bid as _bid
-from wizsim.policies.heuristic import heuristic_card as _card
+from wizsim.policies.heuristic import heuristic_obs_card as _card
 from wizsim.policies.heuristic import heuristic_trump as _trump
 from wizsim.policies.heuristic_values import VALUES
 from wizsim.policies.observation import FIELDS, Obs
@@ -71,9 +71,7 @@ def heuristic_bid(obs):
 @kernel
 def heuristic_card(obs):
     """The built-in heuristic's card on this record."""
-    seat = obs.seat
-    return _card(seat, obs.players, obs.hand, obs.legal, obs.turn_up, obs.trump, obs.bids[seat] - obs.tricks[seat],
-                 obs.played, obs.trick_cards[max(obs.winning_pos, 0)], obs.n_in_trick, obs.led, obs.voids)
+    return _card(obs)
 
 
 @kernel

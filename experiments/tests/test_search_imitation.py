@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 from experiment_scripts import experiment
 
+from wizsim.policies.records import RoundInfo, RoundState
 from wizsim.policies.rollout import heuristic_tricks
 from wizsim.sim.driver import simulate_rounds
 
@@ -59,8 +60,9 @@ def test_imitators_that_weigh_only_the_heuristics_card_play_as_the_heuristic(imi
         for hands, turn_up, trump in zip(dealt.hands, dealt.turn_up.tolist(), dealt.trump.tolist(), strict=True):
             imitation._table_round(hands, 4, r, turn_up, trump, 0, -1, params, params, table, heuristic, out)
             tricks = np.zeros(4, np.int8)
-            heuristic_tricks(4, turn_up, trump, hands.copy(), out[0].astype(np.int8), tricks, np.zeros(4, np.uint64),
-                             np.zeros(4, np.int8), np.full(4, -1, np.int8), 0, 0, np.uint64(0))
+            heuristic_tricks(RoundInfo(4, r, False, turn_up, trump),
+                             RoundState(hands.copy(), np.zeros(4, np.uint64), np.zeros(4, np.int8),
+                                        np.full(4, -1, np.int8), out[0].astype(np.int8), tricks), 0, 0, np.uint64(0))
             assert out[1].sum() == r
             assert (out[1] == tricks).all()
 

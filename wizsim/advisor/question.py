@@ -38,15 +38,8 @@ from wizsim.cards import (
     shorten,
 )
 from wizsim.config import MAX_PLAYERS, MAX_SAMPLES, MIN_PLAYERS, check_count, check_flag, check_int, n_game_rounds
+from wizsim.errors import AdviceError, AdviceTypeError  # noqa: F401 - re-exported
 from wizsim.rules.kernels import forbidden_bid, is_last_round, trump_of_turn_up
-
-
-class AdviceError(ValueError):
-    """A question the advisor cannot answer as asked; the message names the problem."""
-
-
-class AdviceTypeError(AdviceError, TypeError):
-    """An argument of the wrong kind (a float seat, a nested list of bids); the message names it."""
 
 
 class HandRound:

@@ -32,6 +32,7 @@ import numpy as np
 from wizsim._jit import compile_seconds
 from wizsim.policies import make_slots
 from wizsim.policies.dispatch import kernel_ext
+from wizsim.policies.records import Fixed, Seats
 from wizsim.rules.api import score
 from wizsim.sim.candidates import candidate_rounds_kernel
 from wizsim.sim.evidence import NO_NAMED, deal_likelihoods_kernel, table_types_kernel
@@ -249,11 +250,11 @@ def run_deals(setup, seed: int, indices: np.ndarray, want_hands: bool = False, e
     if earlier is None:
         earlier = np.zeros(n, np.int16)
     candidate_rounds_kernel(np.uint64(seed), np.ascontiguousarray(indices, np.int64), setup["players"], r,
-                            setup["hook"], setup["seat_slot"], slots.kinds, slots.params, slots.table,
-                            setup["fixed_hands"], setup["turn_up_pool"], np.int64(setup["fixed_trump"]),
-                            setup["bid_mode"], setup["fixed_bids"], setup["seat"], candidates, bool(want_hands),
-                            tricks, turn_up, hands, earlier, kernel_ext(slots.kinds),
-                            np.zeros((0, 0), np.uint64) if won is None else won)
+                            setup["hook"], Seats(setup["seat_slot"], slots.kinds, slots.params, slots.table),
+                            Fixed(setup["fixed_hands"], setup["turn_up_pool"], np.int64(setup["fixed_trump"]),
+                                  setup["bid_mode"], setup["fixed_bids"]), candidates,
+                            (setup["seat"], bool(want_hands), tricks, turn_up, hands, earlier,
+                             np.zeros((0, 0), np.uint64) if won is None else won), kernel_ext(slots.kinds))
     if want_hands:
         return tricks, turn_up, hands
     return tricks, None, None

@@ -16,7 +16,6 @@ import pyarrow as pa
 
 from wizsim._dask import cluster_workers, open_client, worker_threads
 from wizsim.dataset.chunk import encode_batch, simulate_chunk
-from wizsim.dataset.run import write_files
 from wizsim.dataset.spec import RunSpec
 from wizsim.io.parquet import DatasetError
 
@@ -36,9 +35,10 @@ def _client(scheduler, workers, processes):
     return open_client(scheduler, workers, processes, DatasetError)
 
 
-def run_dask(spec: RunSpec, out, pending: list[int], on_chunk, *, scheduler=None, workers=None, threads=None,
-             processes: bool = True, decision_timeout: float | None = None) -> None:
-    """Run ``pending`` chunks on a cluster; ``on_chunk(k, n_files, n_bytes, digests)`` after each is written."""
+def run_dask(spec: RunSpec, out, pending: list[int], on_chunk, write_files, *, scheduler=None, workers=None,
+             threads=None, processes: bool = True, decision_timeout: float | None = None) -> None:
+    """Run ``pending`` chunks on a cluster; ``write_files(out, files)`` (``dataset.run``'s, handed in: the engine
+    sits below the run) writes each chunk's files here and ``on_chunk(k, n_files, n_bytes, digests)`` follows."""
     client, cluster = _client(scheduler, workers, processes)
     try:
         from dask.distributed import as_completed

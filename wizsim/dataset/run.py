@@ -415,8 +415,8 @@ def _write_locked(out: Path, spec: RunSpec, engine, threads, overwrite, schedule
         elif n_done < spec.n_chunks:
             from wizsim.dataset.dask_engine import run_dask
 
-            run_dask(spec, out, pending, on_chunk, scheduler=scheduler, workers=workers, threads=threads,
-                     processes=dask_processes, decision_timeout=decision_timeout)
+            run_dask(spec, out, pending, on_chunk, write_files, scheduler=scheduler, workers=workers,
+                     threads=threads, processes=dask_processes, decision_timeout=decision_timeout)
     except BaseException as err:
         kept = _complete_chunks(out, spec, clean_up=claim.fresh)
         if kept or not claim.fresh:

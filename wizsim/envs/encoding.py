@@ -43,6 +43,10 @@ actions (card ids, bids and suit codes, ``wizsim.Round.legal_actions``); ``actio
 actions of a decision as an int8 mask of length ``N_ACTIONS``.
 
 ``encode_observation`` here is the plain-Python encoder (the reference twin of ``VectorEnv``'s kernel).
+
+``ENCODING_VERSION`` names this layout (the tensor and the action space). Learned weights record the
+version they were trained on and are refused on load when it differs: any change of an offset, a size or
+the meaning of an entry bumps it.
 """
 
 from __future__ import annotations
@@ -50,6 +54,9 @@ from __future__ import annotations
 import numpy as np
 
 from wizsim.cards import FIRST_WIZARD, N_CARDS, format_card
+
+# The layout's version: weights learned on it record it (bump on any change of the tensor or the actions).
+ENCODING_VERSION = 1
 
 MAX_PLAYERS = 6
 MAX_ROUND = 20
@@ -188,5 +195,5 @@ def encode_observation(obs, out: np.ndarray | None = None, dtype=np.float32) -> 
     return out
 
 
-__all__ = ["BID_ACTION", "FIELDS", "MAX_PLAYERS", "N_ACTIONS", "OBS_DIM", "PHASES", "TRUMP_ACTION", "action_mask",
+__all__ = ["BID_ACTION", "ENCODING_VERSION", "FIELDS", "MAX_PLAYERS", "N_ACTIONS", "OBS_DIM", "PHASES", "TRUMP_ACTION", "action_mask",
            "action_name", "action_of", "card_label", "encode_observation", "fields", "round_action_mask", "value_of"]

@@ -2,7 +2,8 @@
 
 ``VectorEnv(n, players=4, r=5, hook=False, seed=None, opponents=None, seat=None, auto_reset=True)``
 holds ``n`` rounds as struct-of-arrays (the open table's state: hands, bids, tricks, voids, the trick in
-progress) and moves them with the round kernel's own pieces: ``deal.kernels.deal_round`` deals,
+progress; each row seen by the engine as a ``records.RoundState``) and moves them with the round kernel's
+own pieces: ``deal.kernels.deal_round`` deals,
 ``rules.kernels`` gives trump, the hook, legal plays and scores, ``policies.rollout.play_card`` /
 ``close_trick`` play a card and close a trick, ``policies.dispatch`` lets built-in opponents decide.
 
@@ -40,12 +41,13 @@ twin on ``wizsim.Round``, and the tests step both with the same actions).
 from __future__ import annotations
 
 import secrets
+from collections import namedtuple
 
 import numpy as np
 
 from wizsim._jit import inline_kernel, kernel, lean_kernel
 from wizsim.bits import ZERO, bit, lowest_bit, popcount, select_bit
-from wizsim.cards import FULL_DECK_MASK, N_CARDS, N_RANKS, N_SUITED
+from wizsim.cards import FULL_DECK_MASK, N_CARDS
 from wizsim.config import ConfigError, check_count, check_seed, n_game_rounds
 from wizsim.deal.kernels import DEAL_STREAM, PLAY_STREAM, deal_round, rand_below, stream_key
 from wizsim.envs.encoding import (
@@ -72,7 +74,9 @@ from wizsim.envs.encoding import (
 )
 from wizsim.policies.dispatch import SEARCH, choose_bid, choose_card, choose_trump
 from wizsim.policies.observation import observe
+from wizsim.policies.records import RoundInfo, RoundState
 from wizsim.policies.registry import check_policy, make_slots
+from wizsim.policies.rollout import close_trick, play_card
 from wizsim.rules import kernels as rules  # the rules the round kernel plays by
 
 # The random legal actions of ``sample_actions`` draw from stream 5 of (seed, row): not a round's
@@ -88,12 +92,17 @@ N_SCALARS = 13
 NO_OPPONENT = -1  # opp_kind when every seat is the learner's
 
 
-# Every kernel below takes the whole (n, ...) state and a row index ``i``: a view such as ``live[i]`` costs
-# an atomic reference count where it is made and dropped, which was four fifths of a step's time. So the
-# card bookkeeping of ``policies.rollout.play_card``/``close_trick`` (which take per-row arrays) is
-# spelled out here on the 2-D state, deciding by the same rules kernels (``rules.legal_mask``, ``rules.next_led``,
-# ``rules.STRENGTH``, ``rules.score_round``); the twin tests pin it to ``wizsim.Round``, which calls ``play_card``.
-# Opponents' decisions and the deal, far dearer than a view, take views.
+# The env's state and outputs travel as two records (``EnvRows``, ``EnvOut``) of (n, ...) arrays, the
+# rules as ``cfg`` = (players, r, hook, fixed_seat, auto_reset) and the opponents as ``Opponents``. A row's
+# cards move by the engine's own ``policies.rollout.play_card``/``close_trick`` on that row's
+# ``records.RoundState`` (views of row ``i``); the kernels that make views are lean (``_jit.lean_kernel``):
+# counting a view's references where it is made and dropped was four fifths of a step's time.
+# Opponents' decisions, which allocate, run in kernels that count (``opponents_play``).
+
+EnvRows = namedtuple("EnvRows", ("scal", "dealt", "live", "seat_played", "voids", "trick_cards", "bids", "tricks",
+                                 "play_rng"))
+EnvOut = namedtuple("EnvOut", ("obs", "masks", "legal", "seat", "rewards", "dones"))
+Opponents = namedtuple("Opponents", ("kind", "params", "table", "search"))
 
 
 @inline_kernel
@@ -120,8 +129,15 @@ def is_legal(legal, i, action):
 
 
 @inline_kernel
-def apply_action(players, r, scal, live, seat_played, voids, trick_cards, bids, tricks, i, action):
+def row_state(st, i):
+    """Row ``i`` of the env's state as the engine's ``records.RoundState`` (views)."""
+    return RoundState(st.live[i], st.seat_played[i], st.voids[i], st.trick_cards[i], st.bids[i], st.tricks[i])
+
+
+@inline_kernel
+def apply_action(players, r, st, i, action):
     """Row ``i``'s current seat takes the (legal) flat ``action``: the open table's ``Round.apply``."""
+    scal = st.scal
     ph = scal[i, S_PHASE]
     s = current_seat(players, scal, i)
     if ph == PH_TRUMP:
@@ -129,33 +145,22 @@ def apply_action(players, r, scal, live, seat_played, voids, trick_cards, bids, 
         scal[i, S_PHASE] = PH_BID
     elif ph == PH_BID:
         b = action - BID_ACTION
-        bids[i, s] = b
+        st.bids[i, s] = b
         scal[i, S_TOTAL] += b
         scal[i, S_NBIDS] += 1
         if s == players - 1:
             scal[i, S_PHASE] = PH_CARD
-    else:  # play_card: out of the hand, into the seat's played cards and the trick; off the led suit shows a void
+    else:
         n = scal[i, S_N]
-        led = scal[i, S_LED]
-        b = bit(action)
-        live[i, s] &= ~b
-        seat_played[i, s] |= b
-        trick_cards[i, n] = action
-        if led >= 0 and action < N_SUITED and action // N_RANKS != led:
-            voids[i, s] |= 1 << led
-        led = rules.next_led(led, action)
-        strength = rules.STRENGTH[scal[i, S_TRUMP] + 1, led + 2, action]
-        if strength > scal[i, S_BEST]:
-            scal[i, S_BEST] = strength
-            scal[i, S_WIN] = n
+        led, best, win = play_card(row_state(st, i), scal[i, S_TRUMP], s, action, n, scal[i, S_LED], scal[i, S_BEST],
+                                   scal[i, S_WIN])
         scal[i, S_LED] = led
+        scal[i, S_BEST] = best
+        scal[i, S_WIN] = win
         n += 1
         scal[i, S_CARDS] += 1
-        if n == players:  # close_trick: the winner takes it and leads next
-            w = scal[i, S_LEADER] + scal[i, S_WIN]
-            w = w - players if w >= players else w
-            tricks[i, w] += 1
-            scal[i, S_LEADER] = w
+        if n == players:
+            scal[i, S_LEADER] = close_trick(players, scal[i, S_LEADER], win, st.tricks[i])
             n = 0
             scal[i, S_LED] = rules.LED_NONE
             scal[i, S_BEST] = -1
@@ -166,49 +171,51 @@ def apply_action(players, r, scal, live, seat_played, voids, trick_cards, bids, 
 
 
 @kernel
-def opponent_action(players, r, hook, kind, params, table, scal, live, seat_played, voids, trick_cards, bids, tricks,
-                    play_rng, i, search):
-    """The flat action a built-in policy (``kind``, ``params``, ``table``) takes for row ``i``'s current seat,
+def opponent_action(players, r, hook, opp, st, i):
+    """The flat action a built-in policy (``opp``: ``Opponents``) takes for row ``i``'s current seat,
     drawing from the round's play stream: what ``wizsim.player(name).decide`` answers on the open table.
-    ``search``: None unless the opponents play the search policy (then compiled without its code)."""
+    ``opp.search``: None unless the opponents play the search policy (then compiled without its code)."""
+    scal = st.scal
     ph = scal[i, S_PHASE]
     s = current_seat(players, scal, i)
-    hand = live[i, s]
+    hand = st.live[i, s]
     trump = scal[i, S_TRUMP]
-    rng = play_rng[i:i + 1]
+    rng = st.play_rng[i:i + 1]
+    state = row_state(st, i)
+    kind, params, table, search = opp
     if ph == PH_TRUMP:
-        obs = observe(s, players, r, hook, hand, ZERO, -1, scal[i, S_TURN_UP], -1, bids[i], tricks[i], seat_played[i],
-                      ZERO, trick_cards[i], 0, rules.LED_NONE, -1, voids[i])
+        obs = observe(RoundInfo(players, r, hook, scal[i, S_TURN_UP], -1), state, s, hand, ZERO, -1, ZERO, 0,
+                      rules.LED_NONE, -1)
         return TRUMP_ACTION + choose_trump(kind, params, table, obs, rng, search, None)
+    info = RoundInfo(players, r, hook, scal[i, S_TURN_UP], trump)
     if ph == PH_BID:
         forbidden = rules.forbidden_bid(hook, s, players, r, scal[i, S_TOTAL])
-        obs = observe(s, players, r, hook, hand, ZERO, forbidden, scal[i, S_TURN_UP], trump, bids[i], tricks[i],
-                      seat_played[i], ZERO, trick_cards[i], 0, rules.LED_NONE, -1, voids[i])
+        obs = observe(info, state, s, hand, ZERO, forbidden, ZERO, 0, rules.LED_NONE, -1)
         return BID_ACTION + choose_bid(kind, params, table, obs, rng, search, None)
     played = ZERO
     for k in range(players):
-        played |= seat_played[i, k]
+        played |= st.seat_played[i, k]
     led = scal[i, S_LED]
-    obs = observe(s, players, r, hook, hand, rules.legal_mask(hand, led), -1, scal[i, S_TURN_UP], trump, bids[i], tricks[i],
-                  seat_played[i], played, trick_cards[i], scal[i, S_N], led, scal[i, S_WIN], voids[i])
+    obs = observe(info, state, s, hand, rules.legal_mask(hand, led), -1, played, scal[i, S_N], led, scal[i, S_WIN])
     return choose_card(kind, params, table, obs, rng, search, None)
 
 
 @lean_kernel
-def reset_row(seed, index, players, r, fixed_seat, scal, dealt, live, seat_played, voids, trick_cards, bids, tricks,
-              play_rng, i, deal_rng, no_hands):
-    """Deal round ``index`` of the run into row ``i``, as ``wizsim.Round`` deals it; ``deal_rng`` (1,) uint64 and
-    ``no_hands`` (players,) uint64 zeros are scratch."""
+def reset_row(seed, index, players, r, fixed_seat, st, i, scratch):
+    """Deal round ``index`` of the run into row ``i``, as ``wizsim.Round`` deals it; ``scratch`` = (deal_rng
+    (1,) uint64, no_hands (players,) uint64 zeros)."""
+    deal_rng, no_hands = scratch
+    scal = st.scal
     deal_rng[0] = stream_key(seed, index, DEAL_STREAM)
-    play_rng[i] = stream_key(seed, index, PLAY_STREAM)
-    tu = deal_round(deal_rng, players, r, no_hands, FULL_DECK_MASK, dealt[i])
+    st.play_rng[i] = stream_key(seed, index, PLAY_STREAM)
+    tu = deal_round(deal_rng, players, r, no_hands, FULL_DECK_MASK, st.dealt[i])
     for s in range(players):
-        live[i, s] = dealt[i, s]
-        seat_played[i, s] = ZERO
-        voids[i, s] = 0
-        trick_cards[i, s] = -1
-        bids[i, s] = -1
-        tricks[i, s] = 0
+        st.live[i, s] = st.dealt[i, s]
+        st.seat_played[i, s] = ZERO
+        st.voids[i, s] = 0
+        st.trick_cards[i, s] = -1
+        st.bids[i, s] = -1
+        st.tricks[i, s] = 0
     t = rules.trump_of_turn_up(tu)
     scal[i, S_PHASE] = PH_TRUMP if t == rules.DEALER_NAMES else PH_BID
     scal[i, S_N] = 0
@@ -232,14 +239,15 @@ def clear_row(out, i):
 
 
 @inline_kernel
-def encode_row(players, r, hook, me, scal, live, seat_played, voids, trick_cards, bids, tricks, out, i):
+def encode_row(players, r, hook, me, st, out, i):
     """The observation tensor (``envs.encoding``) of row ``i`` as 0-based seat ``me`` sees it, into row ``i`` of
     ``out`` (n, OBS_DIM) int8: the kernel twin of ``encoding.encode_observation``."""
+    scal, trick_cards, bids, tricks, voids = st.scal, st.trick_cards, st.bids, st.tricks, st.voids
     clear_row(out, i)
-    hand = live[i, me]
+    hand = st.live[i, me]
     played = ZERO
     for s in range(players):
-        played |= seat_played[i, s]
+        played |= st.seat_played[i, s]
     for c in range(N_CARDS):  # branch-free over the 60 slots: vectorised, unlike a loop over the set bits
         out[i, HAND + c] = (hand >> np.uint64(c)) & np.uint64(1)
         out[i, PLAYED + c] = (played >> np.uint64(c)) & np.uint64(1)
@@ -309,52 +317,57 @@ def mask_row(players, r, hook, scal, live, out, legal, i):
 
 
 @kernel
-def opponents_play(players, r, hook, kind, params, table, scal, live, seat_played, voids, trick_cards, bids, tricks,
-                   play_rng, i, search):
+def opponents_play(players, r, hook, opp, st, i):
     """The opponents of row ``i`` decide until it is the learner's turn or the round is over."""
+    scal = st.scal
     while scal[i, S_PHASE] != PH_OVER and current_seat(players, scal, i) != scal[i, S_LEARNER]:
-        a = opponent_action(players, r, hook, kind, params, table, scal, live, seat_played, voids, trick_cards, bids,
-                            tricks, play_rng, i, search)
-        apply_action(players, r, scal, live, seat_played, voids, trick_cards, bids, tricks, i, a)
-
-
-@inline_kernel
-def observe_row(players, r, hook, opp_kind, scal, live, seat_played, voids, trick_cards, bids, tricks, obs, masks,
-                legal, seat_out, i):
-    """Row ``i``'s observation and mask for the seat that acts (the learner's seat with opponents)."""
-    me = scal[i, S_LEARNER] if opp_kind != NO_OPPONENT else current_seat(players, scal, i)
-    if me < 0:  # a finished round in self-play (no auto reset): seat 1's view
-        me = 0
-    seat_out[i] = me + 1
-    encode_row(players, r, hook, me, scal, live, seat_played, voids, trick_cards, bids, tricks, obs, i)
-    mask_row(players, r, hook, scal, live, masks, legal, i)
-
-
-@kernel
-def reset_kernel(seed, rows, players, r, hook, fixed_seat, opp_kind, opp_params, table, scal, dealt, live,
-                 seat_played, voids, trick_cards, bids, tricks, play_rng, obs, masks, legal, seat_out, deal_rng,
-                 no_hands, search):
-    """Deal the next round into each row of ``rows`` (round index ``scal[i, S_EP] * n + i``) and observe it."""
-    n = scal.shape[0]
-    for i in rows:
-        reset_row(seed, scal[i, S_EP] * n + i, players, r, fixed_seat, scal, dealt, live, seat_played, voids,
-                  trick_cards, bids, tricks, play_rng, i, deal_rng, no_hands)
-        if opp_kind != NO_OPPONENT:
-            opponents_play(players, r, hook, opp_kind, opp_params, table, scal, live, seat_played, voids, trick_cards,
-                           bids, tricks, play_rng, i, search)
-        observe_row(players, r, hook, opp_kind, scal, live, seat_played, voids, trick_cards, bids, tricks, obs, masks,
-                    legal, seat_out, i)
+        _apply_lean(players, r, st, i, opponent_action(players, r, hook, opp, st, i))
 
 
 @lean_kernel
-def step_kernel(seed, actions, players, r, hook, auto_reset, scal, dealt, live, seat_played, voids, trick_cards, bids,
-                tricks, play_rng, obs, masks, legal, seat_out, rewards, dones, deal_rng, no_hands):
-    """Self-play: one action per row for its current seat; rewards (n, players) float32, each seat's score in
-    the step that ends its round; dones (n,) bool. Returns -1, or the first row whose action is illegal
-    (then no row is stepped)."""
+def _apply_lean(players, r, st, i, action):
+    """``apply_action`` where the caller counts references (``opponents_play``): its row views counted
+    nowhere."""
+    apply_action(players, r, st, i, action)
+
+
+@inline_kernel
+def observe_row(players, r, hook, opp_kind, st, out, i):
+    """Row ``i``'s observation and mask for the seat that acts (the learner's seat with opponents)."""
+    scal = st.scal
+    me = scal[i, S_LEARNER] if opp_kind != NO_OPPONENT else current_seat(players, scal, i)
+    if me < 0:  # a finished round in self-play (no auto reset): seat 1's view
+        me = 0
+    out.seat[i] = me + 1
+    encode_row(players, r, hook, me, st, out.obs, i)
+    mask_row(players, r, hook, scal, st.live, out.masks, out.legal, i)
+
+
+@lean_kernel
+def reset_kernel(seed, rows, cfg, opp, st, out, scratch):
+    """Deal the next round into each row of ``rows`` (round index ``scal[i, S_EP] * n + i``) and observe it.
+    cfg = (players, r, hook, fixed_seat, auto_reset); opp: ``Opponents``; st: ``EnvRows``; out: ``EnvOut``;
+    scratch as ``reset_row``'s."""
+    players, r, hook, fixed_seat, _ = cfg
+    scal = st.scal
+    n = scal.shape[0]
+    for i in rows:
+        reset_row(seed, scal[i, S_EP] * n + i, players, r, fixed_seat, st, i, scratch)
+        if opp.kind != NO_OPPONENT:
+            opponents_play(players, r, hook, opp, st, i)
+        observe_row(players, r, hook, opp.kind, st, out, i)
+
+
+@lean_kernel
+def step_kernel(seed, actions, cfg, st, out, scratch):
+    """Self-play: one action per row for its current seat; ``out.rewards`` (n, players) float32, each seat's
+    score in the step that ends its round; ``out.dones`` (n,) bool. Returns -1, or the first row whose action
+    is illegal (then no row is stepped). Arguments as ``reset_kernel``'s."""
+    players, r, hook, _, auto_reset = cfg
+    scal, rewards, dones = st.scal, out.rewards, out.dones
     n = scal.shape[0]
     for i in range(n):
-        if scal[i, S_PHASE] != PH_OVER and not is_legal(legal, i, actions[i]):
+        if scal[i, S_PHASE] != PH_OVER and not is_legal(out.legal, i, actions[i]):
             return i
     for i in range(n):
         for k in range(players):
@@ -363,30 +376,28 @@ def step_kernel(seed, actions, players, r, hook, auto_reset, scal, dealt, live, 
             dones[i] = True
             continue
         dones[i] = False
-        apply_action(players, r, scal, live, seat_played, voids, trick_cards, bids, tricks, i, actions[i])
+        apply_action(players, r, st, i, actions[i])
         if scal[i, S_PHASE] == PH_OVER:
             dones[i] = True
             for s in range(players):
-                rewards[i, s] = rules.score_round(bids[i, s], tricks[i, s])
+                rewards[i, s] = rules.score_round(st.bids[i, s], st.tricks[i, s])
             if auto_reset:
                 scal[i, S_EP] += 1
-                reset_row(seed, scal[i, S_EP] * n + i, players, r, -1, scal, dealt, live, seat_played, voids,
-                          trick_cards, bids, tricks, play_rng, i, deal_rng, no_hands)
-        observe_row(players, r, hook, NO_OPPONENT, scal, live, seat_played, voids, trick_cards, bids, tricks, obs,
-                    masks, legal, seat_out, i)
+                reset_row(seed, scal[i, S_EP] * n + i, players, r, -1, st, i, scratch)
+        observe_row(players, r, hook, NO_OPPONENT, st, out, i)
     return -1
 
 
-@kernel
-def step_opponents_kernel(seed, actions, players, r, hook, fixed_seat, opp_kind, opp_params, table, auto_reset, scal,
-                          dealt, live, seat_played, voids, trick_cards, bids, tricks, play_rng, obs, masks, legal,
-                          seat_out, rewards, dones, deal_rng, no_hands, search):
+@lean_kernel
+def step_opponents_kernel(seed, actions, cfg, opp, st, out, scratch):
     """Against built-in opponents: the learner's action in each row, then the opponents' until the learner's
-    next decision; rewards (n, 1) float32, the learner's score. Otherwise as ``step_kernel``. (A kernel of
-    its own because the opponents' policies allocate, which ``lean_kernel`` code may not.)"""
+    next decision; ``out.rewards`` (n, 1) float32, the learner's score. Otherwise as ``step_kernel``. (Lean
+    too: the opponents' policies, which allocate, count in ``opponents_play``.)"""
+    players, r, hook, fixed_seat, auto_reset = cfg
+    scal, rewards, dones = st.scal, out.rewards, out.dones
     n = scal.shape[0]
     for i in range(n):
-        if scal[i, S_PHASE] != PH_OVER and not is_legal(legal, i, actions[i]):
+        if scal[i, S_PHASE] != PH_OVER and not is_legal(out.legal, i, actions[i]):
             return i
     for i in range(n):
         rewards[i, 0] = 0.0
@@ -394,21 +405,17 @@ def step_opponents_kernel(seed, actions, players, r, hook, fixed_seat, opp_kind,
             dones[i] = True
             continue
         dones[i] = False
-        apply_action(players, r, scal, live, seat_played, voids, trick_cards, bids, tricks, i, actions[i])
-        opponents_play(players, r, hook, opp_kind, opp_params, table, scal, live, seat_played, voids, trick_cards,
-                       bids, tricks, play_rng, i, search)
+        apply_action(players, r, st, i, actions[i])
+        opponents_play(players, r, hook, opp, st, i)
         if scal[i, S_PHASE] == PH_OVER:
             dones[i] = True
             s = scal[i, S_LEARNER]
-            rewards[i, 0] = rules.score_round(bids[i, s], tricks[i, s])
+            rewards[i, 0] = rules.score_round(st.bids[i, s], st.tricks[i, s])
             if auto_reset:
                 scal[i, S_EP] += 1
-                reset_row(seed, scal[i, S_EP] * n + i, players, r, fixed_seat, scal, dealt, live, seat_played, voids,
-                          trick_cards, bids, tricks, play_rng, i, deal_rng, no_hands)
-                opponents_play(players, r, hook, opp_kind, opp_params, table, scal, live, seat_played, voids,
-                               trick_cards, bids, tricks, play_rng, i, search)
-        observe_row(players, r, hook, opp_kind, scal, live, seat_played, voids, trick_cards, bids, tricks, obs, masks,
-                    legal, seat_out, i)
+                reset_row(seed, scal[i, S_EP] * n + i, players, r, fixed_seat, st, i, scratch)
+                opponents_play(players, r, hook, opp, st, i)
+        observe_row(players, r, hook, opp.kind, st, out, i)
     return -1
 
 
@@ -473,6 +480,12 @@ class VectorEnv:
         self._actions = np.zeros(n, np.int64)
         self._deal_rng = np.zeros(1, np.uint64)
         self._no_hands = np.zeros(p, np.uint64)
+        self._cfg = (p, self.r, self.hook, self.fixed_seat, self.auto_reset)
+        self._opp = Opponents(self._kind, self._params, self._table, self._search)
+        self._rows = EnvRows(self._scal, self._dealt, self._live, self._seat_played, self._voids, self._trick,
+                             self._bids, self._tricks, self._play_rng)
+        self._out = EnvOut(self.obs, self.masks, self._legal, self.seat, self.rewards, self.dones)
+        self._scratch = (self._deal_rng, self._no_hands)
         self.seed = None
         self._seed(seed)
 
@@ -500,10 +513,7 @@ class VectorEnv:
             self._seed(seed)
         rows = np.arange(self.n) if rows is None else np.asarray(rows, np.int64).ravel()
         self._scal[rows, S_EP] += 1
-        reset_kernel(np.uint64(self.seed), rows, self.players, self.r, self.hook, self.fixed_seat, self._kind,
-                     self._params, self._table, self._scal, self._dealt, self._live, self._seat_played, self._voids,
-                     self._trick, self._bids, self._tricks, self._play_rng, self.obs, self.masks, self._legal, self.seat,
-                     self._deal_rng, self._no_hands, self._search)
+        reset_kernel(np.uint64(self.seed), rows, self._cfg, self._opp, self._rows, self._out, self._scratch)
         self.dones[rows] = False
         return self.obs, self.masks
 
@@ -515,16 +525,10 @@ class VectorEnv:
         a = self._actions
         a[:] = checked
         if self.opponents is None:
-            bad = step_kernel(np.uint64(self.seed), a, self.players, self.r, self.hook, self.auto_reset, self._scal,
-                              self._dealt, self._live, self._seat_played, self._voids, self._trick, self._bids,
-                              self._tricks, self._play_rng, self.obs, self.masks, self._legal, self.seat, self.rewards,
-                              self.dones, self._deal_rng, self._no_hands)
+            bad = step_kernel(np.uint64(self.seed), a, self._cfg, self._rows, self._out, self._scratch)
         else:
-            bad = step_opponents_kernel(np.uint64(self.seed), a, self.players, self.r, self.hook, self.fixed_seat,
-                                        self._kind, self._params, self._table, self.auto_reset, self._scal, self._dealt,
-                                        self._live, self._seat_played, self._voids, self._trick, self._bids,
-                                        self._tricks, self._play_rng, self.obs, self.masks, self._legal, self.seat,
-                                        self.rewards, self.dones, self._deal_rng, self._no_hands, self._search)
+            bad = step_opponents_kernel(np.uint64(self.seed), a, self._cfg, self._opp, self._rows, self._out,
+                                        self._scratch)
         if bad >= 0:
             raise ValueError(f"action {int(a[bad])} is not legal in row {bad} (seat {int(self.seat[bad])}): legal are "
                              f"{[a for a in range(N_ACTIONS) if int(self._legal[bad, a >> 6]) >> (a & 63) & 1]}; no row was stepped")

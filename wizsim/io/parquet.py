@@ -24,6 +24,7 @@ import pyarrow as pa
 import pyarrow.dataset as ds
 import pyarrow.parquet as pq
 
+from wizsim.errors import DatasetError  # noqa: F401 - re-exported
 from wizsim.io.schema import (
     KEY_RULES_VERSION,
     KEY_SCHEMA_VERSION,
@@ -40,10 +41,6 @@ COMPRESSION = "zstd"
 COMPRESSION_LEVEL = 1  # level 1 is within a few percent of level 3 in size here and much faster
 TEMP_PREFIX = "."
 TEMP_SUFFIX = ".tmp"
-
-
-class DatasetError(ValueError):
-    """A dataset folder or file that wizsim cannot write to or read: the message says why."""
 
 
 def _dictionary_columns(schema: pa.Schema) -> list[str]:

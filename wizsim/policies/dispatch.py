@@ -37,19 +37,20 @@ it returns is checked (a legal card, a bid 0..r off the hook's number, a suit): 
 from __future__ import annotations
 
 import numpy as np
+from numba.core import types
+from numba.extending import overload
 
 from wizsim._jit import inline_kernel
 from wizsim.bits import ZERO
 from wizsim.cards import N_CARDS
 from wizsim.policies.heuristic import (
     heuristic_bid,
-    heuristic_card,
     heuristic_noisy,
+    heuristic_obs_card,
     heuristic_trump,
     heuristic_trump_choices,
 )
 from wizsim.policies.net import net_bid, net_card, net_trump
-from wizsim.policies.observation import observe
 from wizsim.policies.random_policy import random_bid, random_card, random_trump
 from wizsim.policies.search import search_bid, search_card, search_trump
 
@@ -88,16 +89,41 @@ def choose_bid_light(kind, params, table, obs, rng):
 
 @inline_kernel
 def choose_card(kind, params, table, obs, rng, search, user):
-    if search is not None:
-        if kind == SEARCH:
-            return search_card(params, table, obs, rng)
-    if user is not None:
-        if kind == USER:
-            c = np.int64(user[2](obs, rng))
-            if c < 0 or c >= N_CARDS or (obs.legal >> np.uint64(c)) & np.uint64(1) == ZERO:
-                raise ValueError("a jitted player's card(obs, rng) returned a card that is not in obs.legal")
-            return c
+    if kind == SEARCH:
+        return _search_card(search, params, table, obs, rng)
+    if kind == USER:
+        c = np.int64(_user_card(user, obs, rng))
+        if c < 0 or c >= N_CARDS or (obs.legal >> np.uint64(c)) & np.uint64(1) == ZERO:
+            raise ValueError("a jitted player's card(obs, rng) returned a card that is not in obs.legal")
+        return c
     return choose_card_light(kind, params, table, obs, rng)
+
+
+def _search_card(search, params, table, obs, rng):
+    """The search policy's card where ``search`` is not None (kernels only: see ``_search_card_typed``)."""
+    raise TypeError("kernels only")
+
+
+@overload(_search_card)
+def _search_card_typed(search, params, table, obs, rng):
+    """``choose_card`` reads ``search`` out of the trick loop's context, where a None is a type Numba does
+    not prune a branch on: so the branch is chosen here, by type. None: never asked (no seat plays the
+    search policy), and its code is not compiled in."""
+    if isinstance(search, types.NoneType):
+        return lambda search, params, table, obs, rng: -1
+    return lambda search, params, table, obs, rng: search_card(params, table, obs, rng)
+
+
+def _user_card(user, obs, rng):
+    """A user's jitted player's card where ``user`` is not None (kernels only, as ``_search_card``)."""
+    raise TypeError("kernels only")
+
+
+@overload(_user_card)
+def _user_card_typed(user, obs, rng):
+    if isinstance(user, types.NoneType):
+        return lambda user, obs, rng: -1
+    return lambda user, obs, rng: user[2](obs, rng)
 
 
 @inline_kernel
@@ -105,10 +131,7 @@ def choose_card_light(kind, params, table, obs, rng):
     if kind == HEURISTIC:
         if heuristic_noisy(params, obs.legal, rng):
             return random_card(obs.legal, rng)
-        seat = obs.seat
-        return heuristic_card(seat, obs.players, obs.hand, obs.legal, obs.turn_up, obs.trump,
-                              obs.bids[seat] - obs.tricks[seat], obs.played, obs.trick_cards[max(obs.winning_pos, 0)],
-                              obs.n_in_trick, obs.led, obs.voids)
+        return heuristic_obs_card(obs)
     if kind == NET:
         return net_card(table, obs)
     return random_card(obs.legal, rng)
@@ -138,11 +161,12 @@ def choose_trump_light(kind, params, table, obs, rng):
 
 
 @inline_kernel
-def any_search(players, seat_slot, slot_kind):
-    """Whether a seat of the table plays the search policy (else the ``_light`` deciders serve it)."""
+def any_search(players, seats):
+    """Whether a seat of the table (``records.Seats``) plays the search policy (else the ``_light``
+    deciders serve it)."""
     found = False
     for s in range(players):
-        found |= slot_kind[seat_slot[s]] == SEARCH
+        found |= seats.slot_kind[seats.seat_slot[s]] == SEARCH
     return found
 
 
@@ -155,50 +179,17 @@ def kernel_ext(kinds, user=None):
     return None if search is None and user is None else (search, user)
 
 
-# The trick loop's choosers (``rollout.play_tricks``): the card of the policy in the seat, ``ctx`` =
-# (r, hook, seat_slot, slot_kind, slot_params, table, rng, user). One chooser per combination of what the
-# table may reach (``round._play_round_ext`` picks): the ``None`` they pass is a constant, so Numba drops
-# the branch it guards at compile time.
-
-
 @inline_kernel
-def seat_card_light(ctx, seat, players, hand, legal, turn_up, trump, bids, tricks, seat_played, played,
-                    trick_cards, n_in_trick, led, winning_pos, voids):
-    r, hook, seat_slot, slot_kind, slot_params, table, rng, user = ctx
-    slot = seat_slot[seat]
-    obs = observe(seat, players, r, hook, hand, legal, -1, turn_up, trump, bids, tricks, seat_played, played,
-                  trick_cards, n_in_trick, led, winning_pos, voids)
-    return choose_card_light(slot_kind[slot], slot_params[slot], table, obs, rng)
-
-
-@inline_kernel
-def seat_card_search(ctx, seat, players, hand, legal, turn_up, trump, bids, tricks, seat_played, played, trick_cards,
-                     n_in_trick, led, winning_pos, voids):
-    r, hook, seat_slot, slot_kind, slot_params, table, rng, user = ctx
-    slot = seat_slot[seat]
-    obs = observe(seat, players, r, hook, hand, legal, -1, turn_up, trump, bids, tricks, seat_played, played,
-                  trick_cards, n_in_trick, led, winning_pos, voids)
-    return choose_card(slot_kind[slot], slot_params[slot], table, obs, rng, True, None)
-
-
-@inline_kernel
-def seat_card_user(ctx, seat, players, hand, legal, turn_up, trump, bids, tricks, seat_played, played, trick_cards,
-                   n_in_trick, led, winning_pos, voids):
-    r, hook, seat_slot, slot_kind, slot_params, table, rng, user = ctx
-    slot = seat_slot[seat]
-    obs = observe(seat, players, r, hook, hand, legal, -1, turn_up, trump, bids, tricks, seat_played, played,
-                  trick_cards, n_in_trick, led, winning_pos, voids)
-    return choose_card(slot_kind[slot], slot_params[slot], table, obs, rng, None, user)
-
-
-@inline_kernel
-def seat_card_both(ctx, seat, players, hand, legal, turn_up, trump, bids, tricks, seat_played, played, trick_cards,
-                   n_in_trick, led, winning_pos, voids):
-    r, hook, seat_slot, slot_kind, slot_params, table, rng, user = ctx
-    slot = seat_slot[seat]
-    obs = observe(seat, players, r, hook, hand, legal, -1, turn_up, trump, bids, tricks, seat_played, played,
-                  trick_cards, n_in_trick, led, winning_pos, voids)
-    return choose_card(slot_kind[slot], slot_params[slot], table, obs, rng, True, user)
+def seat_card(ctx, obs):
+    """The trick loop's chooser (``rollout.play_tricks``): the card of the policy in the deciding seat.
+    ``ctx`` = (seats, rng, search, user): the table's ``records.Seats``, the play stream and the
+    deciders' ``search, user`` (see ``choose_card``). One chooser for every table: where ``search`` (or
+    ``user``) is None, ``choose_card`` compiles no call of the search policy (or of a user's functions),
+    so a table that cannot reach the search policy carries none of its code (``sim.round`` picks per
+    round)."""
+    seats, rng, search, user = ctx
+    slot = seats.seat_slot[obs.seat]
+    return choose_card(seats.slot_kind[slot], seats.slot_params[slot], seats.table, obs, rng, search, user)
 
 
 ALL_SUITS = 0b1111

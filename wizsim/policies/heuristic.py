@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from wizsim._jit import kernel
+from wizsim._jit import inline_kernel, kernel
 from wizsim.bits import ONE, ZERO, bit, highest_bit, lowest_bit, popcount
 from wizsim.cards import FULL_DECK_MASK, JESTER_MASK, N_RANKS, N_SUITED, SUIT_MASKS, WIZARD_MASK
 from wizsim.config import MAX_PLAYERS, MIN_PLAYERS, n_game_rounds
@@ -436,3 +436,13 @@ def heuristic_card(seat, players, hand, legal, turn_up, trump, need, played, win
     if n_later == 0:
         return _pick_max(winners, trump)
     return _pick_min(winners, trump)
+
+
+@inline_kernel
+def heuristic_obs_card(obs):
+    """``heuristic_card`` on the observation record ``obs`` (``policies.observation.Obs``): what the trick
+    loop's heuristic seats, the opponents' model and a user's jitted player ask."""
+    seat = obs.seat
+    return heuristic_card(seat, obs.players, obs.hand, obs.legal, obs.turn_up, obs.trump,
+                          obs.bids[seat] - obs.tricks[seat], obs.played, obs.trick_cards[max(obs.winning_pos, 0)],
+                          obs.n_in_trick, obs.led, obs.voids)

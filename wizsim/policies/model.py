@@ -54,7 +54,8 @@ import numpy as np
 
 from wizsim._jit import inline_kernel, kernel
 from wizsim.bits import ZERO, bit, popcount
-from wizsim.policies.heuristic import heuristic_bid, heuristic_card, heuristic_trump_choices
+from wizsim.policies.heuristic import heuristic_bid, heuristic_card, heuristic_obs_card, heuristic_trump_choices
+from wizsim.policies.records import Log, RoundInfo, RoundState
 from wizsim.policies.rollout import play_tricks
 from wizsim.rules.kernels import LED_NONE, STRENGTH, forbidden_bid, legal_mask, next_led
 
@@ -199,25 +200,32 @@ def play_seat_likelihoods(kinds, trust, players, r, me, hands, turn_up, trump, b
     like[:] = 1.0
     if trust <= 0.0:
         return
-    trick_cards = np.full(players, -1, np.int8)
-    play_tricks(_replayed_card, (order, kinds, trust, me, like), players, turn_up, trump, hands.copy(), bids,
-                np.zeros(players, np.int8), np.zeros(players, np.uint64), np.zeros(players, np.int8), trick_cards, 0,
-                0, ZERO, n_played, False, trick_cards, trick_cards, trick_cards)
+    _replay(_replayed_card, (order, kinds, trust, me, like), players, r, hands, turn_up, trump, bids, n_played)
 
 
 @inline_kernel
-def _replayed_card(ctx, seat, players, hand, legal, turn_up, trump, bids, tricks, seat_played, played, trick_cards,
-                   n_in_trick, led, win_pos, voids):
+def _replay(choose, ctx, players, r, hands, turn_up, trump, bids, n_played):
+    """The first ``n_played`` cards of the round replayed through the one trick loop from the seats' whole
+    ``hands``, each card ``choose(ctx, obs)`` (the card the order of play says, noted as the chooser
+    wants). The hook is not known here and is not read: False in the records."""
+    trick_cards = np.full(players, -1, np.int8)
+    state = RoundState(hands.copy(), np.zeros(players, np.uint64), np.zeros(players, np.int8), trick_cards, bids,
+                       np.zeros(players, np.int8))
+    play_tricks(choose, ctx, RoundInfo(players, r, False, turn_up, trump), state, 0, 0, ZERO, n_played,
+                Log(False, trick_cards, trick_cards, trick_cards))
+
+
+@inline_kernel
+def _replayed_card(ctx, obs):
     """``play_seat_likelihoods``'s chooser: the card ``order`` says, its weight against the heuristic's
     choice multiplied into ``like[0, seat]`` and its uniform weight into ``like[1, seat]``; ``ctx`` =
     (order, kinds, trust, me, like)."""
     order, kinds, trust, me, like = ctx
-    card = order[popcount(played)]
+    seat = obs.seat
+    card = order[popcount(obs.played)]
     if seat != me and kinds[seat] != MODEL_BLIND:
-        choice = heuristic_card(seat, players, hand, legal, turn_up, trump, bids[seat] - tricks[seat], played,
-                                trick_cards[max(win_pos, 0)], n_in_trick, led, voids)
-        n = popcount(legal)
-        like[0, seat] *= card_weight(choice == card, n, trust)
+        n = popcount(obs.legal)
+        like[0, seat] *= card_weight(heuristic_obs_card(obs) == card, n, trust)
         like[1, seat] /= n
     return card
 
@@ -228,24 +236,18 @@ def play_choices(players, r, hands, turn_up, trump, bids, order, n_played, out):
     gets, card by card in order of play, the seat that played it, 1 if it was the heuristic's card in that
     seat's place (as ``play_likelihood`` compares it) else 0, and the seat's legal cards then. The
     table's play learned from earlier rounds (``advisor.table_fit``) reads it."""
-    trick_cards = np.full(players, -1, np.int8)
-    play_tricks(_chosen_card, (order, out), players, turn_up, trump, hands.copy(), bids, np.zeros(players, np.int8),
-                np.zeros(players, np.uint64), np.zeros(players, np.int8), trick_cards, 0, 0, ZERO, n_played, False,
-                trick_cards, trick_cards, trick_cards)
+    _replay(_chosen_card, (order, out), players, r, hands, turn_up, trump, bids, n_played)
 
 
 @inline_kernel
-def _chosen_card(ctx, seat, players, hand, legal, turn_up, trump, bids, tricks, seat_played, played, trick_cards,
-                 n_in_trick, led, win_pos, voids):
+def _chosen_card(ctx, obs):
     """``play_choices``'s chooser: the card ``order`` says, compared with the heuristic's; ``ctx`` = (order, out)."""
     order, out = ctx
-    j = popcount(played)
+    j = popcount(obs.played)
     card = order[j]
-    choice = heuristic_card(seat, players, hand, legal, turn_up, trump, bids[seat] - tricks[seat], played,
-                            trick_cards[max(win_pos, 0)], n_in_trick, led, voids)
-    out[j, 0] = seat
-    out[j, 1] = 1 if choice == card else 0
-    out[j, 2] = popcount(legal)
+    out[j, 0] = obs.seat
+    out[j, 1] = 1 if heuristic_obs_card(obs) == card else 0
+    out[j, 2] = popcount(obs.legal)
     return card
 
 

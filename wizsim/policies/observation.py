@@ -4,7 +4,7 @@ Every decision (the dealer's trump on a turned-up Wizard, a bid, a card) shows t
 ``Obs``, built here by ``observe`` and nowhere else. It holds exactly what that seat may see (docs/rules.md:
 bids are public, played cards and the turned-up card are seen by all; who played what follows from
 seat 1 leading trick one and the trick winners leading the next), which is what keeps a policy honest.
-Adding a fact for the policies means a field here and an argument of ``observe``; the kernels that
+Adding a fact for the policies means a field here and in ``observe`` (or in the records it reads); the kernels that
 decide (``policies.dispatch``), the built-in policies and a user's jitted player (``wizsim.jit_player``)
 all read the same record.
 
@@ -63,8 +63,9 @@ Obs.__doc__ = "What a seat sees when it decides (see the module docstring for th
 
 
 @inline_kernel
-def observe(seat, players, r, hook, hand, legal, forbidden, turn_up, trump, bids, tricks, seat_played, played,
-            trick_cards, n_in_trick, led, winning_pos, voids):
-    """The observation record (``Obs``) of one decision: the one place that builds it."""
-    return Obs(seat, players, r, hook, hand, legal, forbidden, turn_up, trump, bids, tricks, seat_played, played,
-               trick_cards, n_in_trick, led, winning_pos, voids)
+def observe(info, state, seat, hand, legal, forbidden, played, n_in_trick, led, winning_pos):
+    """The observation record (``Obs``) of one decision: the one place that builds it. ``info`` is the
+    round's ``records.RoundInfo`` (its trump -1 at the dealer's trump decision), ``state`` its
+    ``records.RoundState``; the rest as the fields of the same names."""
+    return Obs(seat, info.players, info.r, info.hook, hand, legal, forbidden, info.turn_up, info.trump, state.bids,
+               state.tricks, state.seat_played, played, state.trick_cards, n_in_trick, led, winning_pos, state.voids)

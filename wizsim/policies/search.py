@@ -37,6 +37,7 @@ from wizsim.cards import FULL_DECK_MASK
 from wizsim.deal.kernels import rand_below
 from wizsim.policies.heuristic import heuristic_bid
 from wizsim.policies.model import MODEL_HEURISTIC
+from wizsim.policies.records import RoundInfo, RoundState
 from wizsim.policies.rollout import heuristic_tricks, play_card, trick_status
 from wizsim.policies.worlds import dealer_named_trump, sample_world
 from wizsim.rules.kernels import forbidden_bid, score_round
@@ -120,25 +121,22 @@ def _view(params, players, r, seat, hand, played, seat_played, turn_up):
 
 
 @inline_kernel
-def _search(score_world, ctx, k, params, table, players, r, hook, seat, hand, view, voids, seat_played, trump, bids,
-            n_heard, trick, rng):
-    """The index of the best of ``k`` candidates: worlds drawn from the seat's ``view`` (``_view``) by
-    ``sample_world`` (the hard facts ``voids``, ``seat_played``; ``bids`` heard from seats ``< n_heard``,
-    a named ``trump`` and the current ``trick``'s cards as the model's evidence, ``sample_world``'s
-    ``trick``), each scored by ``score_world(ctx, world, row)``
-    (every candidate's round score on ``world`` into ``row`` (k,) float64); after each batch of
-    ``P_WORLDS`` worlds ``_pick`` decides, or doubles the worlds (at most ``P_DOUBLINGS`` times)."""
-    unseen, pool, needs, kinds, mparams, trust, trump_evidence = view
+def _search(score_world, ctx, k, params, table, me, view, evidence, rng):
+    """The index of the best of ``k`` candidates: worlds drawn for the deciding seat ``me`` = (players, r,
+    hook, seat, hand) from its ``view`` (``_view``) by ``sample_world`` (``evidence``: the hard facts, the
+    heard bids, a named trump and the current trick's cards, as ``sample_world`` takes them), each
+    scored by ``score_world(ctx, world, row)`` (every candidate's round score on ``world`` into ``row``
+    (k,) float64); after each batch of ``P_WORLDS`` worlds ``_pick`` decides, or doubles the worlds (at
+    most ``P_DOUBLINGS`` times)."""
     base_worlds = np.int64(params[P_WORLDS])
     doublings = np.int64(params[P_DOUBLINGS])
     scores = np.zeros((base_worlds << doublings, k), np.float64)
-    world = np.zeros(players, np.uint64)
+    world = np.zeros(me[0], np.uint64)
     n = 0
     target = base_worlds
     while True:
         while n < target:
-            sample_world(rng, players, r, seat, hand, unseen, needs, voids, pool, seat_played, trump, bids, hook,
-                         n_heard, kinds, mparams, table, trust, trump_evidence, trick, MAX_TRIES, world)
+            sample_world(rng, me, view, evidence, table, MAX_TRIES, world)
             score_world(ctx, world, scores[n])
             n += 1
         j, more = _pick(scores, n, k, doublings, rng)
@@ -156,9 +154,10 @@ def _no_trick(players):
 
 @kernel
 def _scratch(players):
-    """The state arrays of one play-out (policies.rollout): hands, played per seat, tricks, voids, trick."""
-    return (np.empty(players, np.uint64), np.empty(players, np.uint64), np.empty(players, np.int8),
-            np.empty(players, np.int8), np.empty(players, np.int8))
+    """The state of one play-out (``records.RoundState``: hands, played per seat, voids, trick, and its
+    bids and tricks)."""
+    return RoundState(np.empty(players, np.uint64), np.empty(players, np.uint64), np.empty(players, np.int8),
+                      np.empty(players, np.int8), np.empty(players, np.int8), np.empty(players, np.int8))
 
 
 @kernel
@@ -179,32 +178,33 @@ def search_card(params, table, obs, rng):
     leader = seat - n_in_trick
     if leader < 0:
         leader += players
-    ctx = (players, seat, cands, turn_up, trump, bids, tricks, seat_played, played, trick_cards, n_in_trick, leader,
-           voids, trick_status(trick_cards, n_in_trick, trump), _scratch(players))
+    ctx = (obs, cands, leader, trick_status(trick_cards, n_in_trick, trump), _scratch(players))
     view = _view(params, players, r, seat, hand, played, seat_played, turn_up)
     trick = (params[P_PLAY_TRUST], tricks, played, trick_cards, n_in_trick, leader)
-    return cands[_search(_card_world, ctx, k, params, table, players, r, hook, seat, hand, view, voids, seat_played,
-                         trump, bids, players, trick, rng)]
+    return cands[_search(_card_world, ctx, k, params, table, (players, r, hook, seat, hand), view,
+                         (voids, seat_played, trump, bids, players, trick), rng)]
 
 
 @inline_kernel
 def _card_world(ctx, world, row):
     """``search_card``'s scores on ``world``: each candidate played now, then the heuristic play-out."""
-    (players, seat, cands, turn_up, trump, bids, tricks, seat_played, played, trick_cards, n_in_trick, leader, voids,
-     status, scratch) = ctx
+    obs, cands, leader, status, state = ctx
+    players, seat, trump, n_in_trick = obs.players, obs.seat, obs.trump, obs.n_in_trick
     led0, best0, win0 = status
-    live, sp, tr, vd, tc = scratch
+    info = RoundInfo(players, obs.r, obs.hook, obs.turn_up, trump)
+    for s in range(players):
+        state.bids[s] = obs.bids[s]
     for j in range(cands.shape[0]):
         for s in range(players):
-            live[s] = world[s]
-            sp[s] = seat_played[s]
-            tr[s] = tricks[s]
-            vd[s] = voids[s]
-            tc[s] = trick_cards[s]
+            state.live[s] = world[s]
+            state.seat_played[s] = obs.seat_played[s]
+            state.tricks[s] = obs.tricks[s]
+            state.voids[s] = obs.voids[s]
+            state.trick_cards[s] = obs.trick_cards[s]
         c = cands[j]
-        play_card(seat, c, n_in_trick, led0, best0, win0, trump, live, sp, vd, tc)
-        heuristic_tricks(players, turn_up, trump, live, bids, tr, sp, vd, tc, n_in_trick + 1, leader, played | bit(c))
-        row[j] = score_round(bids[seat], tr[seat])
+        play_card(state, trump, seat, c, n_in_trick, led0, best0, win0)
+        heuristic_tricks(info, state, n_in_trick + 1, leader, obs.played | bit(c))
+        row[j] = score_round(obs.bids[seat], state.tricks[seat])
 
 
 @kernel
@@ -225,9 +225,9 @@ def _round_world(ctx, world, row):
     """``search_bid``'s and ``search_trump``'s scores on ``world``: for each candidate (a bid of the seat,
     or the trump suit), the seats after ``first`` bid by the heuristic, then the whole round is played
     out by it. ``ctx`` = (params, table, players, r, hook, turn_up, seat, first, the bids heard, the
-    candidate bids, the trump, whether the candidates are the suits instead, scratch)."""
-    params, table, players, r, hook, turn_up, seat, first, heard, cands, trump, suits, scratch = ctx
-    bb, live, sp, tr, vd, tc = scratch
+    candidate bids, the trump, whether the candidates are the suits instead, the play-out's state)."""
+    params, table, players, r, hook, turn_up, seat, first, heard, cands, trump, suits, state = ctx
+    bb = state.bids
     for j in range(row.shape[0]):
         for s in range(players):
             bb[s] = heard[s]
@@ -238,12 +238,12 @@ def _round_world(ctx, world, row):
             bb[seat] = cands[j]
         _bid_out(params, table, players, r, hook, world, turn_up, t, bb, first)
         for s in range(players):
-            live[s] = world[s]
-            sp[s] = ZERO
-            tr[s] = 0
-            vd[s] = 0
-        heuristic_tricks(players, turn_up, t, live, bb, tr, sp, vd, tc, 0, 0, ZERO)
-        row[j] = score_round(bb[seat], tr[seat])
+            state.live[s] = world[s]
+            state.seat_played[s] = ZERO
+            state.tricks[s] = 0
+            state.voids[s] = 0
+        heuristic_tricks(RoundInfo(players, r, hook, turn_up, t), state, 0, 0, ZERO)
+        row[j] = score_round(bb[seat], state.tricks[seat])
 
 
 @kernel
@@ -263,10 +263,9 @@ def search_bid(params, table, obs, rng):
     no_plays = np.zeros(players, np.uint64)
     no_voids = np.zeros(players, np.int8)
     view = _view(params, players, r, seat, hand, ZERO, no_plays, turn_up)
-    ctx = (params, table, players, r, hook, turn_up, seat, seat + 1, bids, cands, trump, False,
-           (np.empty(players, np.int8),) + _scratch(players))
-    return cands[_search(_round_world, ctx, k, params, table, players, r, hook, seat, hand, view, no_voids, no_plays,
-                         trump, bids, seat, _no_trick(players), rng)]
+    ctx = (params, table, players, r, hook, turn_up, seat, seat + 1, bids, cands, trump, False, _scratch(players))
+    return cands[_search(_round_world, ctx, k, params, table, (players, r, hook, seat, hand), view,
+                         (no_voids, no_plays, trump, bids, seat, _no_trick(players)), rng)]
 
 
 @kernel
@@ -279,7 +278,7 @@ def search_trump(params, table, obs, rng):
     unseen, pool, needs, kinds, mparams, _, _ = _view(params, players, r, dealer, hand, ZERO, no_plays, turn_up)
     bids = np.full(players, -1, np.int8)
     ctx = (params, table, players, r, hook, turn_up, dealer, 0, bids, np.zeros(4, np.int64), 0, True,
-           (np.empty(players, np.int8),) + _scratch(players))
-    return _search(_round_world, ctx, 4, params, table, players, r, hook, dealer, hand,
-                   (unseen, pool, needs, kinds, mparams, 0.0, False), no_voids, no_plays, 0, bids, 0, _no_trick(players),
+           _scratch(players))
+    return _search(_round_world, ctx, 4, params, table, (players, r, hook, dealer, hand),
+                   (unseen, pool, needs, kinds, mparams, 0.0, False), (no_voids, no_plays, 0, bids, 0, _no_trick(players)),
                    rng)

@@ -166,16 +166,22 @@ def draw_world(rng, players, me, hand, unseen, needs, voids, pool, max_tries, wo
 
 
 @kernel
-def sample_world(rng, players, r, me, hand, unseen, needs, voids, pool, seat_played, trump, bids, hook, n_heard, kinds,
-                 mparams, table, trust, trump_evidence, trick, max_tries, world):
-    """A world weighed by the opponents' model (``policies.model``): consistent deals are drawn until one
-    is kept with chance ``likelihood / bound`` (the heard bids of seats ``< n_heard`` and, with
-    ``trump_evidence``, the dealer's named suit ``trump``; each seat's whole hand is its world cards and
-    ``seat_played``; and the current trick's cards, ``trick`` = (play trust, tricks taken, every card
-    played, the trick's cards, how many, its leader): ``model.trick_likelihood``, weighing nothing at play
-    trust 0), at most ``max_tries``; then the likeliest world drawn stands. ``world`` (players,) uint64
-    gets the hands. Returns (turned-up card, tries used); ``FAILED`` only when no consistent deal turns
-    up in ``HARD_TRIES`` more draws either (an inconsistent state)."""
+def sample_world(rng, who, view, evidence, table, max_tries, world):
+    """A world weighed by the opponents' model (``policies.model``) for the seat ``who`` = (players, r, hook,
+    me, hand): consistent deals of ``view`` = (unseen, pool, needs, kinds, mparams, trust, trump_evidence)
+    (``deal_world``'s unseen cards, pool and needs; the seats' model kinds (players,) int8, parameters
+    (players, k) and the bid trust; whether the dealer's named trump is evidence) are drawn until one is kept
+    with chance ``likelihood / bound``. ``evidence`` = (voids, seat_played, trump, bids, n_heard, trick): the
+    voids shown, the cards each seat has played (its whole hand is its world cards and these), the trump,
+    the heard bids of seats ``< n_heard`` and, with ``trump_evidence``, the dealer's named suit ``trump``;
+    and the current trick's cards, ``trick`` = (play trust, tricks taken, every card played, the trick's
+    cards, how many, its leader): ``model.trick_likelihood``, weighing nothing at play trust 0. At most
+    ``max_tries`` draws; then the likeliest world drawn stands. ``table``: the policies' shared data.
+    ``world`` (players,) uint64 gets the hands. Returns (turned-up card, tries used); ``FAILED`` only when no
+    consistent deal turns up in ``HARD_TRIES`` more draws either (an inconsistent state)."""
+    players, r, hook, me, hand = who
+    unseen, pool, needs, kinds, mparams, trust, trump_evidence = view
+    voids, seat_played, trump, bids, n_heard, trick = evidence
     dealer = players - 1
     bound = bids_bound(kinds, trust, players, r, hook, me, bids, n_heard)
     if trump_evidence:

@@ -42,6 +42,7 @@ from wizsim.cards import (
     shorten,
 )
 from wizsim.config import MAX_PLAYERS, MIN_PLAYERS, n_game_rounds
+from wizsim.errors import RecordError  # noqa: F401 - re-exported
 
 GAME_FIELDS = ("players", "first_dealer", "hook", "me", "identities", "rounds")
 IDENTITY_FIELDS = ("player", "kind", "sha256", "wizsim", "note")  # wizsim.identity's keys
@@ -58,10 +59,6 @@ MAX_NUMBER_DIGITS = 100  # a number in a record is a count or an index: more dig
 # (bidi embeddings, overrides and isolates, the direction marks), or are not text at all (controls, lone
 # surrogates, line and paragraph separators)
 BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
-
-
-class RecordError(ValueError):
-    """A game record that breaks the format or the rules; the message starts with the entry it names."""
 
 
 @dataclass

@@ -14,7 +14,8 @@ from wizsim.cards import CardError, card_ids, cards_to_mask, mask_to_cards, pars
 from wizsim.config import MAX_PLAYERS, MIN_PLAYERS, n_game_rounds
 from wizsim.rules import kernels
 
-MAX_ROUND = n_game_rounds(MIN_PLAYERS)  # the most cards a hand holds (20, with 3 players)
+MAX_ROUND = n_game_rounds.py_func(MIN_PLAYERS)  # the most cards a hand holds (20, with 3 players); py_func: no
+# kernel is loaded at import (the first load costs Numba its registries, a fifth of a second)
 
 
 def trick_winner(trick, trump) -> int:

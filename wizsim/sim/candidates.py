@@ -13,65 +13,63 @@ import numpy as np
 from numba import prange
 
 from wizsim._jit import parallel_kernel
-from wizsim.sim.round import key_streams, play_round, round_scratch
+from wizsim.policies.records import Fixed, Log
+from wizsim.sim.round import key_streams, play_round, round_scratch, round_state
 
 BLOCK = 64
 
 
 @parallel_kernel
-def candidate_rounds_kernel(seed, indices, players, r, hook, seat_slot, slot_kind, slot_params, table,
-                            fixed_hands, turn_up_pool, fixed_trump, bid_mode, fixed_bids, seat, candidates,
-                            want_hands, tricks, turn_up, hands, earlier, ext, won):
+def candidate_rounds_kernel(seed, indices, players, r, hook, seats, fixed, candidates, out, ext):
     """Rounds ``indices`` (n,) int64 of the run ``seed``, each once per candidate bid.
 
-    seat : int, the advisor's 0-based seat (its ``bid_mode`` entry must be ``BID_FORCED``).
-    candidates : (k,) int8, the bids to try. want_hands : bool. Outputs: tricks (n, k) int8, the
-    tricks the advisor took bidding ``candidates[j]``; turn_up (n,) int8; hands (n, players) uint64,
-    the deal (only when want_hands, else any (1, players) array, untouched); earlier (n,) int16, the
-    total of the bids made before the advisor's (what the hook reads).
-    The other arguments (``ext`` too) are those of ``round.play_round``, the same for every round; no seat may be
-    ``BID_CONDITION``.
-    won : (n, k) uint64, the advisor's cards that took a trick on deal i bidding ``candidates[j]`` (its bit
-    mask, read off the round's trick log: what advice's reasons show), or a (0, 0) array: not wanted, no log.
+    candidates : (k,) int8, the bids to try by the advisor's 0-based seat ``fixed.bids`` has no say in
+    (its ``fixed.bid_mode`` entry must be ``BID_FORCED``): ``out`` = (seat, want_hands, tricks, turn_up,
+    hands, earlier, won) with seat that seat (int) and want_hands bool; outputs tricks (n, k) int8, the tricks
+    the advisor took bidding ``candidates[j]``; turn_up (n,) int8; hands (n, players) uint64, the deal (only
+    when want_hands, else any (1, players) array, untouched); earlier (n,) int16, the total of the bids
+    made before the advisor's (what the hook reads); won (n, k) uint64, the advisor's cards that took a
+    trick on deal i bidding ``candidates[j]`` (its bit mask, read off the round's trick log: what advice's
+    reasons show), or a (0, 0) array: not wanted, no log.
+    The other arguments (``seats``, ``fixed``, ``ext``) are those of ``round.play_round``, the same for every
+    round; no seat may be ``BID_CONDITION``.
     """
+    seat, want_hands, tricks, turn_up, hands, earlier, won = out
     n = indices.shape[0]
     k = candidates.shape[0]
     n_blocks = (n + BLOCK - 1) // BLOCK
     for blk in prange(n_blocks):
-        deal_rng, play_rng, live, trick_cards, voids, seat_played = round_scratch(players)
-        hands_out = np.empty(players, dtype=np.uint64)
-        bids_out = np.empty(players, dtype=np.int8)
-        tricks_out = np.empty(players, dtype=np.int8)
-        scores_out = np.empty(players, dtype=np.int16)
+        scratch = round_scratch(players)
+        rngs = scratch[0]
+        state = round_state(scratch, np.empty(players, dtype=np.int8), np.empty(players, dtype=np.int8))
+        round_out = (np.empty(players, dtype=np.uint64), np.empty(players, dtype=np.int16))
+        hands_out = round_out[0]
         want_won = won.shape[0] > 0
-        log_cards = np.zeros(r * players if want_won else 1, dtype=np.int8)
-        log_leader = np.zeros(r if want_won else 1, dtype=np.int8)
-        log_winner = np.zeros(r if want_won else 1, dtype=np.int8)
-        my_bids = fixed_bids.copy()
+        log = Log(want_won, np.zeros(r * players if want_won else 1, dtype=np.int8),
+                  np.zeros(r if want_won else 1, dtype=np.int8), np.zeros(r if want_won else 1, dtype=np.int8))
+        my_bids = fixed.bids.copy()
+        my_fixed = Fixed(fixed.hands, fixed.turn_up_pool, fixed.trump, fixed.bid_mode, my_bids)
         hi = min(blk * BLOCK + BLOCK, n)
         for i in range(blk * BLOCK, hi):
             index = indices[i]
             for j in range(k):
                 my_bids[seat] = candidates[j]
-                key_streams(seed, index, deal_rng, play_rng)
-                tu, _, _ = play_round(players, r, hook, seat_slot, slot_kind, slot_params, table, fixed_hands,
-                                      turn_up_pool, fixed_trump, bid_mode, my_bids, deal_rng, play_rng, live,
-                                      trick_cards, voids, seat_played, hands_out, bids_out, tricks_out, scores_out,
-                                      want_won, log_cards, log_leader, log_winner, ext)
+                key_streams(seed, index, rngs[0], rngs[1])
+                tu, _, _ = play_round(players, r, hook, seats, my_fixed, rngs, state, round_out, log, ext)
                 if j == 0:
                     turn_up[i] = tu
                     total = 0
                     for s in range(seat):
-                        total += bids_out[s]
+                        total += state.bids[s]
                     earlier[i] = total
                     if want_hands:
                         for s in range(players):
                             hands[i, s] = hands_out[s]
-                tricks[i, j] = tricks_out[seat]
+                tricks[i, j] = state.tricks[seat]
                 if want_won:
                     mask = np.uint64(0)
                     for t in range(r):
-                        if log_winner[t] == seat:
-                            at = seat - log_leader[t]
-                            mask |= np.uint64(1) << np.uint64(log_cards[t * players + (at + players if at < 0 else at)])
+                        if log.winner[t] == seat:
+                            at = seat - log.leader[t]
+                            mask |= np.uint64(1) << np.uint64(log.cards[t * players + (at + players if at < 0 else at)])
                     won[i, j] = mask

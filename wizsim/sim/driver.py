@@ -26,8 +26,9 @@ from wizsim.config import (
     n_game_rounds,
 )
 from wizsim.policies import PolicySlots, make_slots, seat_policies
+from wizsim.policies.records import Fixed, Log, Seats
 from wizsim.policies.registry import looks_like_player_spec, needs_open_table, seat_name
-from wizsim.sim.kernels import BLOCK, GAME_BLOCK, simulate_games_kernel, simulate_rounds_kernel
+from wizsim.sim.kernels import BLOCK, GAME_BLOCK, GamesOut, RoundsOut, simulate_games_kernel, simulate_rounds_kernel
 from wizsim.sim.round import BID_FREE, TRUMP_BY_RULES
 from wizsim.table.players import check_timeout, is_player
 
@@ -234,12 +235,14 @@ def simulate_rounds(players: int, r: int, n_rounds: int, policies="random", *, h
     accepted = np.zeros(n, np.bool_)
     log_cards, log_leader, log_winner = _trick_logs(n if trick_log else 1, r, p)
 
+    seats = Seats(seat_slot, slots.kinds, slots.params, slots.table)
+    fixed = Fixed(fixed_hands, turn_up_pool, np.int64(fixed_trump), bid_mode, fixed_bids)
+
     def rows(kern, a, b):
         li = slice(a, b) if trick_log else slice(0, 1)
-        kern(np.uint64(seed), np.int64(first_index + a), p, r, cfg.hook, seat_slot, slots.kinds, slots.params,
-             slots.table, fixed_hands, turn_up_pool, np.int64(fixed_trump), bid_mode, fixed_bids, bool(trick_log),
-             hands[a:b], turn_up[a:b], trump[a:b], bids[a:b], tricks[a:b], scores[a:b], accepted[a:b], log_cards[li],
-             log_leader[li], log_winner[li], slots.ext)
+        kern(np.uint64(seed), np.int64(first_index + a), p, r, cfg.hook, seats, fixed,
+             RoundsOut(hands[a:b], turn_up[a:b], trump[a:b], bids[a:b], tricks[a:b], scores[a:b], accepted[a:b]),
+             Log(bool(trick_log), log_cards[li], log_leader[li], log_winner[li]), slots.ext)
 
     with numba_threads(threads), one_thread_if(n <= BLOCK), jitted_player_errors(slots, f"rounds {first_index}.."
                                                                                 f"{first_index + n - 1} of seed {seed}"):
@@ -399,9 +402,9 @@ def simulate_games(players: int, n_games: int, policies="random", *, hook: bool 
 
     def rows(kern, a, b):
         li = slice(a, b) if trick_log else slice(0, 1)
-        kern(np.uint64(seed), game_ids[a:b], p, cfg.hook, player_slot[a:b], slots.kinds, slots.params, slots.table,
-             bool(trick_log), first_dealer[a:b], hands[a:b], turn_up[a:b], trump[a:b], bids[a:b], tricks[a:b],
-             scores[a:b], log_cards[li], log_leader[li], log_winner[li], slots.ext)
+        kern(np.uint64(seed), game_ids[a:b], p, cfg.hook, player_slot[a:b], (slots.kinds, slots.params, slots.table),
+             GamesOut(first_dealer[a:b], hands[a:b], turn_up[a:b], trump[a:b], bids[a:b], tricks[a:b], scores[a:b]),
+             Log(bool(trick_log), log_cards[li], log_leader[li], log_winner[li]), slots.ext)
 
     where = f"games {game_ids.min()}..{game_ids.max()} of seed {seed}" if n else ""
     with numba_threads(threads), one_thread_if(n <= GAME_BLOCK), jitted_player_errors(slots, where):

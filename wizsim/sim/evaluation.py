@@ -12,33 +12,40 @@ from __future__ import annotations
 import numpy as np
 from numba import prange
 
-from wizsim._jit import parallel_kernel
+from wizsim._jit import lean_kernel, parallel_kernel
 from wizsim.bits import bit
 from wizsim.deal.kernels import PLAY_STREAM, stream_key
+from wizsim.policies.records import Log, RoundInfo, RoundState, Seats
 from wizsim.policies.rollout import play_card, trick_status
 from wizsim.sim.tricks import resume_tricks
 
 
 @parallel_kernel
-def evaluate_worlds_kernel(seed, first_index, worlds, turn_ups, candidates, players, r, hook, me, trump, bids,
-                           seat_played, tricks, voids, trick_cards, n_in_trick, leader, played, seat_slot, slot_kind,
-                           slot_params, table, out, ext, logs):
+def evaluate_worlds_kernel(seed, first_index, worlds, turn_ups, candidates, start, seats, out, ext, logs):
     """``out[i, j]``: the seat ``me``'s tricks at the end of the round on world i after playing
     ``candidates[j]`` now. worlds (n, players) uint64 (the seat's own hand in its column), turn_ups (n,)
-    int8, candidates (k,) int8; the state arrays as ``sim.state.PlayState.kernel_args`` gives them; ext as
-    ``round.play_round``'s. logs: (n, k, r * players + 2 r) int8, each play-out's trick log (the cards from
-    the one after ``candidates[j]`` on at their place in the order of play, then each trick's leader, then
-    its winner, from the current trick on; the rest untouched: advice's reasons), or a (0, 0, 0) array:
-    not wanted, no log."""
+    int8, candidates (k,) int8; ``start`` = (info, state, me, n_in_trick, leader, played), the state as
+    ``sim.state.PlayState.kernel_records`` gives it (``info.turn_up`` is each world's); seats
+    (``records.Seats``) and ext as ``round.play_round``'s. logs: (n, k, r * players + 2 r) int8, each
+    play-out's trick log (the cards from the one after ``candidates[j]`` on at their place in the order of
+    play, then each trick's leader, then its winner, from the current trick on; the rest untouched:
+    advice's reasons), or a (0, 0, 0) array: not wanted, no log."""
+    # plain names before the parallel loop: Numba's parfors cannot carry a record of records into it
+    info0, state0, me, n_in_trick, leader, played = start
+    players, r, hook, trump = info0.players, info0.r, info0.hook, info0.trump
+    _, seat_played, voids, trick_cards, bids, tricks = state0
     n = worlds.shape[0]
     k = candidates.shape[0]
     led0, best0, win0 = trick_status(trick_cards, n_in_trick, trump)
     for i in prange(n):
+        # the arrays by their own names: inside a parallel loop Numba loses a write through a record's field
         live = np.empty(players, np.uint64)
         sp = np.empty(players, np.uint64)
-        tr = np.empty(players, np.int8)
         vd = np.empty(players, np.int8)
         tc = np.empty(players, np.int8)
+        tr = np.empty(players, np.int8)
+        state = RoundState(live, sp, vd, tc, bids, tr)
+        info = RoundInfo(players, r, hook, turn_ups[i], trump)
         rng = np.empty(1, np.uint64)
         want_log = logs.shape[0] > 0
         log = np.zeros(r * players if want_log else 1, np.int8)
@@ -53,16 +60,24 @@ def evaluate_worlds_kernel(seed, first_index, worlds, turn_ups, candidates, play
                 tc[s] = trick_cards[s]
             rng[0] = stream_key(seed, first_index + i, PLAY_STREAM)
             c = candidates[j]
-            play_card(me, c, n_in_trick, led0, best0, win0, trump, live, sp, vd, tc)
-            resume_tricks(players, r, hook, turn_ups[i], trump, seat_slot, slot_kind, slot_params, table, rng, live,
-                          bids, tr, sp, vd, tc, n_in_trick + 1, leader, played | bit(c), want_log, log, log_leader,
-                          log_winner, ext)
+            _candidate(info, seats, rng, state, (me, n_in_trick, leader, played, led0, best0, win0), c,
+                       Log(want_log, log, log_leader, log_winner), ext)
             out[i, j] = tr[me]
             if want_log:
                 m = r * players
                 logs[i, j, :m] = log
                 logs[i, j, m:m + r] = log_leader
                 logs[i, j, m + r:] = log_winner
+
+
+@lean_kernel
+def _candidate(info, seats, rng, state, at, c, log, ext):
+    """The seat plays ``c`` now (``at`` = (me, n_in_trick, leader, played, and the trick's led code, best
+    strength and its position)), then the round is played out: a call of its own, because inside a
+    parallel loop Numba loses a write through a record's field (``play_card`` writes the state's)."""
+    me, n_in_trick, leader, played, led0, best0, win0 = at
+    play_card(state, info.trump, me, c, n_in_trick, led0, best0, win0)
+    resume_tricks(info, seats, rng, state, n_in_trick + 1, leader, played | bit(c), log, ext)
 
 
 def evaluate_worlds(state, worlds, turn_ups, candidates, policy: str = "heuristic", play: str = "heuristic",
@@ -74,7 +89,7 @@ def evaluate_worlds(state, worlds, turn_ups, candidates, policy: str = "heuristi
     from wizsim.policies import make_slots
     from wizsim.policies.dispatch import kernel_ext
 
-    a = state.kernel_args()
+    info, state_arrays, me, n_in_trick, leader, played = state.kernel_records()
     if names is None:
         names = [policy] * state.players
         names[state.me] = play
@@ -85,8 +100,7 @@ def evaluate_worlds(state, worlds, turn_ups, candidates, policy: str = "heuristi
     if n and k:
         evaluate_worlds_kernel(np.uint64(seed), np.int64(first_index), np.ascontiguousarray(worlds, np.uint64),
                                np.ascontiguousarray(turn_ups, np.int8), np.ascontiguousarray(candidates, np.int8),
-                               a["players"], a["r"], a["hook"], a["me"], a["trump"], a["bids"], a["seat_played"],
-                               a["tricks"], a["voids"], a["trick_cards"], a["n_in_trick"], a["leader"], a["played"],
-                               seat_slot, slots.kinds, slots.params, slots.table, out, kernel_ext(slots.kinds),
+                               (info, state_arrays, me, n_in_trick, leader, played),
+                               Seats(seat_slot, slots.kinds, slots.params, slots.table), out, kernel_ext(slots.kinds),
                                np.zeros((0, 0, 0), np.int8) if logs is None else logs)
     return out

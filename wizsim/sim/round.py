@@ -18,8 +18,8 @@ a heuristic table's time and a fifth of a random one's. A table of random polici
 loop of its own (``_random_tricks``) that draws exactly what the general loop draws, so results do
 not depend on which loop ran (tests/test_round_paths.py pins this). Every other table plays through
 ``rollout.play_tricks``. The round is compiled twice (``_play_round``): with the search policy's
-deciders for a table with a search seat, and with the ``_light`` deciders of ``policies.dispatch``
-for every other table, whose loops then carry none of the search policy's code (with it, the
+deciders for a table with a search seat, and without them (``search`` None in ``dispatch.seat_card``'s
+context) for every other table, whose loops then carry none of the search policy's code (with it, the
 heuristic's rounds ran at two thirds of their speed).
 """
 
@@ -31,17 +31,9 @@ from wizsim._jit import inline_kernel, kernel, lean_kernel
 from wizsim.bits import ZERO, lowest_bit
 from wizsim.cards import N_CARDS
 from wizsim.deal.kernels import DEAL_STREAM, PLAY_STREAM, deal_round, draw_below_mask, stream_key
-from wizsim.policies.dispatch import (
-    RANDOM,
-    any_search,
-    choose_bid,
-    choose_trump,
-    seat_card_both,
-    seat_card_light,
-    seat_card_search,
-    seat_card_user,
-)
+from wizsim.policies.dispatch import RANDOM, any_search, choose_bid, choose_trump, seat_card
 from wizsim.policies.observation import observe
+from wizsim.policies.records import RoundInfo, RoundState
 from wizsim.policies.rollout import play_tricks
 from wizsim.rules.kernels import (
     DEALER_NAMES,
@@ -64,37 +56,28 @@ TRUMP_BY_RULES = -2
 
 
 @lean_kernel
-def play_round(players, r, hook, seat_slot, slot_kind, slot_params, table,
-               fixed_hands, turn_up_pool, fixed_trump, bid_mode, fixed_bids,
-               deal_rng, play_rng, live, trick_cards, voids, seat_played,
-               hands_out, bids_out, tricks_out, scores_out,
-               want_log, log_cards, log_leader, log_winner, ext):
+def play_round(players, r, hook, seats, fixed, rngs, state, out, log, ext):
     """Play one round; return ``(turn_up, trump, accepted)``.
 
     Parameters
     ----------
     players, r : int; hook : bool (docs/rules.md 4's variant).
-    seat_slot : (players,) int8, the policy slot of each seat; slot_kind : (n_slots,) int8;
-        slot_params : (n_slots, k) float64; table : (m,) float64 data shared by the policies.
-    fixed_hands : (players,) uint64; turn_up_pool : uint64; fixed_trump : int;
-        bid_mode, fixed_bids : (players,) int8 (see the module docstring).
-    deal_rng, play_rng : (1,) uint64, the round's deal and play streams (advanced).
-    live : (players,) uint64, trick_cards : (players,) int8, voids : (players,) int8, seat_played :
-        (players,) uint64: scratch (``round_scratch``).
-    hands_out : (players,) uint64 hands as dealt; bids_out, tricks_out : (players,) int8;
-        scores_out : (players,) int16. Filled in seat order.
-    want_log : bool; log_cards : (r * players,) int8, cards in order of play; log_leader,
-        log_winner : (r,) int8, 0-based seats. Written only when want_log.
+    seats : ``records.Seats``, the policy of each seat; fixed : ``records.Fixed``, what is fixed in
+        advance (see the module docstring).
+    rngs : (deal_rng, play_rng), (1,) uint64 each, the round's deal and play streams (advanced).
+    state : ``records.RoundState``: its bids and tricks (players,) int8 are outputs, filled in seat
+        order; the rest is scratch (``round_scratch``).
+    out : (hands, scores): (players,) uint64 hands as dealt and (players,) int16 scores, in seat order.
+    log : ``records.Log``: the cards in order of play (r * players,), each trick's leader and winner
+        (r,), 0-based seats; written only when ``log.want``.
     ext : None (no seat can play the search policy: compiled without its code) or the tuple
         ``dispatch.kernel_ext`` gives.
 
     A rejected round (``accepted`` False) stops after the bidding; its tricks and scores are 0.
     """
-    a = (players, r, hook, seat_slot, slot_kind, slot_params, table, fixed_hands, turn_up_pool, fixed_trump, bid_mode,
-         fixed_bids, deal_rng, play_rng, live, trick_cards, voids, seat_played, hands_out, bids_out, tricks_out,
-         scores_out, want_log, log_cards, log_leader, log_winner)
+    a = (players, r, hook, seats, fixed, rngs, state, out, log)
     if ext is None:
-        return _play_round(seat_card_light, None, None, a)
+        return _play_round(None, None, a)
     return _play_round_ext(ext[0], ext[1], a)
 
 
@@ -108,51 +91,53 @@ def _play_round_ext(search, user, a):
     counting (``_jit``, ``wizsim.jit``)."""
     if user is None:
         if search is not None:
-            if any_search(a[0], a[3], a[4]):
-                return _play_round(seat_card_search, search, None, a)
-        return _play_round(seat_card_light, None, None, a)
+            if any_search(a[0], a[3]):
+                return _play_round(search, None, a)
+        return _play_round(None, None, a)
     if search is None:
-        return _play_round(seat_card_user, None, user, a)
-    return _play_round(seat_card_both, search, user, a)
+        return _play_round(None, user, a)
+    return _play_round(search, user, a)
 
 
 @inline_kernel
-def _play_round(pick_card, search, user, a):
-    """``play_round`` with the trick loop's chooser ``pick_card`` (``dispatch.seat_card_*``) and the
-    deciders' ``search, user`` (see ``dispatch``): compiled once for each combination."""
-    (players, r, hook, seat_slot, slot_kind, slot_params, table, fixed_hands, turn_up_pool, fixed_trump, bid_mode,
-     fixed_bids, deal_rng, play_rng, live, trick_cards, voids, seat_played, hands_out, bids_out, tricks_out,
-     scores_out, want_log, log_cards, log_leader, log_winner) = a
-    turn_up = deal_round(deal_rng, players, r, fixed_hands, turn_up_pool, hands_out)
+def _play_round(search, user, a):
+    """``play_round`` with the deciders' ``search, user`` (see ``dispatch``): compiled once for each
+    combination, the trick loop's chooser ``dispatch.seat_card`` with them."""
+    players, r, hook, seats, fixed, rngs, state, out, log = a
+    deal_rng, play_rng = rngs
+    hands_out, scores_out = out
+    bids_out, tricks_out, live = state.bids, state.tricks, state.live
+    seat_slot, slot_kind, slot_params, table = seats
+    turn_up = deal_round(deal_rng, players, r, fixed.hands, fixed.turn_up_pool, hands_out)
     dealer = players - 1
     for s in range(players):
         bids_out[s] = -1
         tricks_out[s] = 0
         scores_out[s] = 0
-        voids[s] = 0
-        seat_played[s] = ZERO
+        state.voids[s] = 0
+        state.seat_played[s] = ZERO
         live[s] = hands_out[s]
     trump = trump_of_turn_up(turn_up)
-    if turn_up >= 0 and fixed_trump != TRUMP_BY_RULES:
-        trump = fixed_trump  # the advisor's given trump; never the last round's "none"
+    if turn_up >= 0 and fixed.trump != TRUMP_BY_RULES:
+        trump = fixed.trump  # the advisor's given trump; never the last round's "none"
     elif trump == DEALER_NAMES:
         slot = seat_slot[dealer]
-        obs = observe(dealer, players, r, hook, hands_out[dealer], ZERO, -1, turn_up, -1, bids_out, tricks_out,
-                      seat_played, ZERO, trick_cards, 0, LED_NONE, -1, voids)
+        obs = observe(RoundInfo(players, r, hook, turn_up, -1), state, dealer, hands_out[dealer], ZERO, -1, ZERO, 0,
+                      LED_NONE, -1)
         trump = choose_trump(slot_kind[slot], slot_params[slot], table, obs, play_rng, search, user)
 
+    info = RoundInfo(players, r, hook, turn_up, trump)
     total = 0
     for s in range(players):
         forbidden = forbidden_bid(hook, s, players, r, total)
-        mode = bid_mode[s]
+        mode = fixed.bid_mode[s]
         if mode == BID_FORCED:
-            b = fixed_bids[s]
+            b = fixed.bids[s]
         else:
             slot = seat_slot[s]
-            obs = observe(s, players, r, hook, hands_out[s], ZERO, forbidden, turn_up, trump, bids_out, tricks_out,
-                          seat_played, ZERO, trick_cards, 0, LED_NONE, -1, voids)
+            obs = observe(info, state, s, hands_out[s], ZERO, forbidden, ZERO, 0, LED_NONE, -1)
             b = choose_bid(slot_kind[slot], slot_params[slot], table, obs, play_rng, search, user)
-            if mode == BID_CONDITION and b != fixed_bids[s]:
+            if mode == BID_CONDITION and b != fixed.bids[s]:
                 return turn_up, trump, False
         bids_out[s] = b
         total += b
@@ -161,11 +146,9 @@ def _play_round(pick_card, search, user, a):
     for s in range(players):
         all_random &= slot_kind[seat_slot[s]] == RANDOM
     if all_random:
-        _random_tricks(players, r, trump, live, play_rng, tricks_out, want_log, log_cards, log_leader, log_winner)
+        _random_tricks(players, r, trump, live, play_rng, tricks_out, log)
     else:
-        play_tricks(pick_card, (r, hook, seat_slot, slot_kind, slot_params, table, play_rng, user), players, turn_up,
-                    trump, live, bids_out, tricks_out, seat_played, voids, trick_cards, 0, 0, ZERO, r * players, want_log,
-                    log_cards, log_leader, log_winner)
+        play_tricks(seat_card, (seats, play_rng, search, user), info, state, 0, 0, ZERO, r * players, log)
     for s in range(players):
         scores_out[s] = score_round(bids_out[s], tricks_out[s])
     return turn_up, trump, True
@@ -173,10 +156,18 @@ def _play_round(pick_card, search, user, a):
 
 @kernel
 def round_scratch(players):
-    """``play_round``'s scratch (deal and play streams, live hands, the trick, voids, the cards each seat
-    played), allocated once for a block of rounds."""
-    return (np.empty(1, np.uint64), np.empty(1, np.uint64), np.empty(players, np.uint64), np.empty(players, np.int8),
-            np.empty(players, np.int8), np.empty(players, np.uint64))
+    """``play_round``'s scratch, allocated once for a block of rounds: (the deal and play streams, and
+    the live hands, the cards each seat played, voids and the trick of a ``records.RoundState``)."""
+    return ((np.empty(1, np.uint64), np.empty(1, np.uint64)),
+            (np.empty(players, np.uint64), np.empty(players, np.uint64), np.empty(players, np.int8),
+             np.empty(players, np.int8)))
+
+
+@inline_kernel
+def round_state(scratch, bids, tricks):
+    """The ``records.RoundState`` of ``round_scratch``'s arrays (``scratch[1]``) with these bids and tricks."""
+    live, seat_played, voids, trick_cards = scratch[1]
+    return RoundState(live, seat_played, voids, trick_cards, bids, tricks)
 
 
 @inline_kernel
@@ -188,7 +179,7 @@ def key_streams(seed, index, deal_rng, play_rng):
 
 
 @kernel
-def _random_tricks(players, r, trump, live, play_rng, tricks_out, want_log, log_cards, log_leader, log_winner):
+def _random_tricks(players, r, trump, live, play_rng, tricks_out, log):
     """The r tricks with the random policy in every seat: the same draws and results as the general
     loop (``rollout.play_tricks``) gives that table, without the bookkeeping only other policies read
     (played cards, voids, the trick so far). The play stream's state stays in a register, and the
@@ -213,16 +204,16 @@ def _random_tricks(players, r, trump, live, play_rng, tricks_out, want_log, log_
             st = strength[led + 2, card]
             win_pos = i if st > best else win_pos
             best = max(best, st)
-            if want_log:
-                log_cards[k] = card
+            if log.want:
+                log.cards[k] = card
                 k += 1
             s = 0 if s + 1 == players else s + 1
         winner = leader + win_pos
         if winner >= players:
             winner -= players
         tricks_out[winner] += 1
-        if want_log:
-            log_leader[t] = leader
-            log_winner[t] = winner
+        if log.want:
+            log.leader[t] = leader
+            log.winner[t] = winner
         leader = winner
     play_rng[0] = state

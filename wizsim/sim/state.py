@@ -16,6 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from wizsim.cards import FULL_DECK_MASK
+from wizsim.policies.records import RoundInfo, RoundState
 
 
 @dataclass(frozen=True)
@@ -67,3 +68,13 @@ class PlayState:
             n_in_trick=np.int64(len(self.trick_cards)), voids=np.array(self.voids, np.int8),
             played=np.uint64(self.played),
         )
+
+    def kernel_records(self) -> tuple:
+        """(``records.RoundInfo`` (its turn_up -1: each world has its own), ``records.RoundState`` (its
+        live hands 0: each world's), me, n_in_trick, leader, played): the state as the play kernels take
+        it."""
+        a = self.kernel_args()
+        info = RoundInfo(a["players"], a["r"], a["hook"], np.int64(-1), a["trump"])
+        state = RoundState(np.zeros(self.players, np.uint64), a["seat_played"], a["voids"], a["trick_cards"],
+                           a["bids"], a["tricks"])
+        return info, state, a["me"], a["n_in_trick"], a["leader"], a["played"]

@@ -45,7 +45,7 @@ def sample_worlds_kernel(seed, first_index, players, me, hand, unseen, needs, vo
 def sample_worlds(state, n: int, seed: int, first_index: int = 0):
     """``n`` worlds of ``state``: (worlds (n, players) uint64 with the seat's own hand in its column,
     turned-up cards (n,) int8, -1 in the last round)."""
-    from wizsim.advisor.question import AdviceError
+    from wizsim.errors import AdviceError
 
     a = state.kernel_args()
     worlds = np.zeros((n, state.players), np.uint64)

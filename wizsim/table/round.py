@@ -16,6 +16,7 @@ from wizsim.bits import bit
 from wizsim.cards import FULL_DECK_MASK, N_CARDS, card_ids, format_card
 from wizsim.config import ConfigError, PlayerError, check_count, check_flag, check_seed, n_game_rounds
 from wizsim.deal.kernels import DEAL_STREAM, PLAY_STREAM, WORLD_STREAM, deal_round, stream_key
+from wizsim.policies.records import RoundState
 from wizsim.policies.rollout import close_trick, play_card
 from wizsim.rules.kernels import (
     DEALER_NAMES,
@@ -171,9 +172,9 @@ class Round:
             if s == self.players - 1:
                 self.phase = CARD
         else:
-            self._led, self._best, self._win_pos = play_card(s, a, self._n, self._led, self._best, self._win_pos,
-                                                             self.trump, self._live, self._seat_played, self._voids,
-                                                             self._trick_cards)
+            state = RoundState(self._live, self._seat_played, self._voids, self._trick_cards, self._bids, self._tricks)
+            self._led, self._best, self._win_pos = play_card(state, self.trump, s, a, self._n, self._led, self._best,
+                                                             self._win_pos)
             self._order.append((seat, a))
             self._n += 1
             if self._n == self.players:

@@ -34,6 +34,7 @@ from wizsim.policies.net import (
     trump_features,
 )
 from wizsim.policies.observation import observe
+from wizsim.policies.records import RoundInfo, RoundState, no_log
 from wizsim.policies.rollout import play_tricks, trick_status
 from wizsim.policies.search import _card_world, _round_world, _scratch
 from wizsim.rules.kernels import DEALER_NAMES, LED_NONE, forbidden_bid, trump_of_turn_up
@@ -58,12 +59,11 @@ def _uniform(rng):
 
 
 @kernel
-def _card_choice(ctx, seat, players, hand, legal, turn_up, trump, bids, tricks, seat_played, played, trick_cards,
-                 n_in_trick, led, win_pos, voids):
+def _card_choice(ctx, obs):
     """``play_tricks``'s chooser: record the decision (with probability ``p_card``), then the behaviour's card."""
-    r, hook, kind, params, table, rng, eps, p_card, live, out, counts = ctx
-    obs = observe(seat, players, r, hook, hand, legal, -1, turn_up, trump, bids, tricks, seat_played, played,
-                  trick_cards, n_in_trick, led, win_pos, voids)
+    kind, params, table, rng, eps, p_card, live, out, counts = ctx
+    seat, players, trump, legal, n_in_trick = obs.seat, obs.players, obs.trump, obs.legal, obs.n_in_trick
+    trick_cards = obs.trick_cards
     kinds = ZERO
     m = legal
     while m != ZERO:
@@ -91,10 +91,9 @@ def _card_choice(ctx, seat, players, hand, legal, turn_up, trump, bids, tricks, 
         leader = seat - n_in_trick
         if leader < 0:
             leader += players
-        world = live.copy()
         row = np.empty(k)
-        wctx = (players, seat, cands[:k], turn_up, trump, bids, tricks, seat_played, played, trick_cards,
-                n_in_trick, leader, voids, trick_status(trick_cards, n_in_trick, trump), _scratch(players))
+        wctx = (obs, cands[:k], leader, trick_status(trick_cards, n_in_trick, trump), _scratch(players))
+        world = live.copy()
         _card_world(wctx, world, row)
         for j in range(k):
             out[3][i, card_kind(cands[j], trump)] = row[j]
@@ -133,6 +132,7 @@ def label_round(seed, index, kind, params, table, eps, p_card, out, counts):
     trick_cards = np.zeros(players, np.int8)
     cands = np.arange(MAX_BID + 1)
     trump = trump_of_turn_up(turn_up)
+    state = RoundState(hands.copy(), seat_played, voids, trick_cards, bids, tricks)
     if trump == DEALER_NAMES:
         i = counts[2]
         counts[2] += 1
@@ -142,17 +142,17 @@ def label_round(seed, index, kind, params, table, eps, p_card, out, counts):
             out[4][i, s] = x
         row = np.empty(4)
         ctx = (params, table, players, r, hook, turn_up, dealer, 0, bids, cands[:4], 0, True,
-               (np.empty(players, np.int8),) + _scratch(players))
+               _scratch(players))
         _round_world(ctx, hands, row)
         out[5][i] = row
-        obs = observe(dealer, players, r, hook, hands[dealer], ZERO, -1, turn_up, -1, bids, tricks, seat_played, ZERO,
-                      trick_cards, 0, LED_NONE, -1, voids)
+        obs = observe(RoundInfo(players, r, hook, turn_up, -1), state, dealer, hands[dealer], ZERO, -1, ZERO, 0,
+                      LED_NONE, -1)
         trump = choose_trump_light(kind, params, table, obs, rng)
     total = 0
     for s in range(players):
         forbidden = forbidden_bid(hook, s, players, r, total)
-        obs = observe(s, players, r, hook, hands[s], ZERO, forbidden, turn_up, trump, bids, tricks, seat_played, ZERO,
-                      trick_cards, 0, LED_NONE, -1, voids)
+        obs = observe(RoundInfo(players, r, hook, turn_up, trump), state, s, hands[s], ZERO, forbidden, ZERO, 0,
+                      LED_NONE, -1)
         if r > 1 or forbidden < 0:
             i = counts[0]
             counts[0] += 1
@@ -167,17 +167,16 @@ def label_round(seed, index, kind, params, table, eps, p_card, out, counts):
                     k += 1
             row = np.empty(k)
             ctx = (params, table, players, r, hook, turn_up, s, s + 1, bids, bc[:k], trump, False,
-                   (np.empty(players, np.int8),) + _scratch(players))
+                   _scratch(players))
             _round_world(ctx, hands, row)
             for j in range(k):
                 out[1][i, bc[j]] = row[j]
         b = choose_bid_light(kind, params, table, obs, rng)
         bids[s] = b
         total += b
-    live = hands.copy()
-    ctx = (r, hook, kind, params, table, rng, eps, p_card, live, out, counts)
-    play_tricks(_card_choice, ctx, players, turn_up, trump, live, bids, tricks, seat_played, voids, trick_cards, 0, 0,
-                ZERO, r * players, False, trick_cards, trick_cards, trick_cards)
+    ctx = (kind, params, table, rng, eps, p_card, state.live, out, counts)
+    play_tricks(_card_choice, ctx, RoundInfo(players, r, hook, turn_up, trump), state, 0, 0, ZERO, r * players,
+                no_log(players))
 
 
 @kernel

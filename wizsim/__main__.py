@@ -15,7 +15,7 @@ def main() -> None:
 
         print(f"wizsim, version {__version__}")
         return
-    from wizsim import _notice
+    import wizsim._notice as _notice
     from wizsim._signals import install
 
     _notice.said = True  # the command says its own compile notice, with the measured time

@@ -174,7 +174,7 @@ def _cached(dispatcher):
             print(f"wizsim: Numba's disk cache is off, kernels compile in memory on every run: no writable "
                   f"cache folder (the package folder {_PACKAGE} and the user cache folder are read-only, "
                   f"{tried}); set NUMBA_CACHE_DIR to a writable folder to keep them.", file=sys.stderr)
-            from wizsim import _notice
+            import wizsim._notice as _notice
 
             _notice.said = True  # that line says kernels compile; the library's compile notice would repeat it
     return dispatcher
@@ -337,7 +337,7 @@ def notice(event=None) -> None:
     a WARNING on the ``wizsim`` logger, which Python prints to stderr when the application has set up no
     logging (``logging.lastResort``); ``logging.getLogger("wizsim").setLevel(logging.ERROR)`` silences it.
     The ``wizsim`` command says its own notice, with the time measured for that command (``_notice``)."""
-    from wizsim import _notice
+    import wizsim._notice as _notice
 
     if _notice.said:
         return

@@ -165,7 +165,7 @@ def announce_compile(kind: str, *kernels, ext=None) -> None:
     machine (``compile_seconds_measured``), and whether this machine is busy. On a terminal as it is, in
     a log prefixed ``wizsim: `` (progress and warnings go to stderr). (The library's own notice, ``_jit.notice``,
     is off in the command: this one says more.)"""
-    from wizsim import _notice
+    import wizsim._notice as _notice
     from wizsim._jit import needs_compile
 
     _notice.said = True  # this notice stands for the library's

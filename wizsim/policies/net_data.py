@@ -20,7 +20,7 @@ import numpy as np
 from wizsim._jit import kernel
 from wizsim.bits import ZERO, bit, lowest_bit, popcount
 from wizsim.cards import FULL_DECK_MASK
-from wizsim.deal.kernels import deal_round, next_u64, rand_below
+from wizsim.deal.kernels import DEAL_STREAM, PLAY_STREAM, deal_round, next_u64, rand_below, stream_key
 from wizsim.policies.dispatch import choose_bid_light, choose_card_light, choose_trump_light
 from wizsim.policies.net import (
     D_BID,
@@ -38,7 +38,6 @@ from wizsim.policies.records import RoundInfo, RoundState, no_log
 from wizsim.policies.rollout import play_tricks, trick_status
 from wizsim.policies.search import _card_world, _round_world, _scratch
 from wizsim.rules.kernels import DEALER_NAMES, LED_NONE, forbidden_bid, trump_of_turn_up
-from wizsim.sim.round import key_streams
 
 _UNIT = 1.0 / 9007199254740992.0
 
@@ -118,7 +117,8 @@ def label_round(seed, index, kind, params, table, eps, p_card, out, counts):
     decision with two or more legal kinds with probability ``p_card``."""
     deal_rng = np.empty(1, np.uint64)
     rng = np.empty(1, np.uint64)
-    key_streams(seed, index, deal_rng, rng)
+    deal_rng[0] = stream_key(seed, index, DEAL_STREAM)  # the engine's streams of round index (sim.round.key_streams)
+    rng[0] = stream_key(seed, index, PLAY_STREAM)
     players = 3 + rand_below(rng, 4)
     r = 1 + rand_below(rng, 60 // players)
     hook = _uniform(rng) < 0.25

@@ -91,7 +91,7 @@ def _weights_at(path: Path, stamp: tuple) -> np.ndarray:
 def net_table() -> np.ndarray:
     """The policies' shared table for a table seating ``net``: the heuristic's values, then the checked
     weights of ``weights_path()`` (``net.NET_OFFSET``; read once while the file stays the same)."""
-    from wizsim.policies.registry import TABLES
+    from wizsim.policies.heuristic_values import VALUES  # the registry's "heuristic_values" table, read here
 
     path = weights_path()
     try:
@@ -99,4 +99,4 @@ def net_table() -> np.ndarray:
         stamp = (st.st_size, st.st_mtime_ns)
     except OSError:
         stamp = ()
-    return np.concatenate([TABLES["heuristic_values"](), _weights_at(path, stamp)])
+    return np.concatenate([np.array(VALUES, dtype=np.float64), _weights_at(path, stamp)])

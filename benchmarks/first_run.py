@@ -112,7 +112,7 @@ def main() -> None:
     if args.out:
         Path(args.out).write_text(json.dumps({**meta, "commands": results}, indent=2) + "\n")
     if args.write_notices:
-        path = ROOT / "wizsim" / "data" / "first_run.json"
+        path = ROOT / "src" / "wizsim" / "data" / "first_run.json"
         table = json.loads(path.read_text()) if path.exists() else {"compile_seconds": {}}
         table.update({k: v for k, v in meta.items() if k != "mode"})
         table["compile_seconds"].update({k: v["compile"] for k, v in results.items()})

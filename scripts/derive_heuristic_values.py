@@ -60,7 +60,7 @@ from wizsim.sim.driver import simulate_rounds
 
 ROOT = Path(__file__).resolve().parents[1]
 CSV_PATH = ROOT / "data" / "heuristic_values.csv"
-MODULE_PATH = ROOT / "wizsim" / "policies" / "heuristic_values.py"
+MODULE_PATH = ROOT / "src" / "wizsim" / "policies" / "heuristic_values.py"
 DECIMALS = 4
 
 

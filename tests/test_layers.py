@@ -17,7 +17,8 @@ import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGE = ROOT / "src" / "wizsim"
+SRC = ROOT / "src"  # the package is src/wizsim
+PACKAGE = SRC / "wizsim"
 
 # The order this test was written against; README.md must state the same sentence (the lead keeps it there).
 ORDER = ("_notice / _version → _jit / _signals / _startup / errors / identity / stats → cards → bits / config / _dask → "
@@ -49,7 +50,7 @@ def stated_order() -> list[list[str]] | None:
 
 
 def module_name(path: Path) -> str:
-    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    parts = list(path.relative_to(SRC).with_suffix("").parts)
     if parts[-1] == "__init__":
         parts = parts[:-1]
     return ".".join(parts)
@@ -65,7 +66,7 @@ def resolve(name: str) -> str | None:
     """The module a dotted import name is (``wizsim.a.b`` may name a module or a name in one)."""
     parts = name.split(".")
     while parts:
-        path = ROOT.joinpath(*parts)
+        path = SRC.joinpath(*parts)
         if path.with_suffix(".py").is_file() or (path / "__init__.py").is_file():
             return ".".join(parts)
         parts = parts[:-1]

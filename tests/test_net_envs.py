@@ -150,13 +150,11 @@ def test_net_opponents_in_the_gymnasium_vector_env_same_seed_same_play():
 
     from wizsim.envs.gym import WizardVectorEnv
 
-    def run(seed):
+    def run(seed):  # the learner's random legal actions (the env's own stream); net in the other seats
         env = WizardVectorEnv(8, 4, 3, opponents="net", copy=True)
-        obs, info = env.reset(seed=seed)
-        out = [obs]
+        out = [env.reset(seed=seed)[0]]
         for _ in range(20):
-            obs, rewards, terminated, _, info = env.step(env.sample_actions())
-            out += [obs, rewards, terminated, info["action_mask"]]
+            out.extend(env.step(env.sample_actions())[:3])
         return out
 
     first = run(4)

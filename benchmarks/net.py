@@ -34,7 +34,7 @@ from pathlib import Path
 import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "src"))
 
 import wizsim  # noqa: E402
 from wizsim.policies.net_weights import read_weights, weights_path  # noqa: E402

@@ -395,7 +395,9 @@ class Side:
 
     def __init__(self, name: str, root: Path, cache: Path):
         self.name, self.root = name, root
-        self.env = {**os.environ, "PYTHONPATH": str(root), "NUMBA_CACHE_DIR": str(cache), "WIZSIM_NUMBA_CACHE": "1"}
+        package_root = root / "src" if (root / "src" / "wizsim").is_dir() else root  # src layout since 0.2.0
+        self.env = {**os.environ, "PYTHONPATH": str(package_root), "NUMBA_CACHE_DIR": str(cache),
+                    "WIZSIM_NUMBA_CACHE": "1"}
 
     def simulate(self, args, clock: str = "wall") -> tuple[float | None, float, str]:
         """(card plays per second, process wall seconds, error text) of one ``simulate`` run."""

@@ -24,7 +24,7 @@ from pathlib import Path
 import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "src"))
 
 from wizsim.policies import net as K  # noqa: E402
 from wizsim.policies.dispatch import HEURISTIC, NET  # noqa: E402

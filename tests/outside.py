@@ -36,7 +36,7 @@ def _as_from_a_shell():
 
 def start_wizsim(args) -> subprocess.Popen:
     """``wizsim ARGS`` as the installed command runs it (``python -m wizsim``), from this checkout."""
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
     return subprocess.Popen([sys.executable, "-m", "wizsim", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True, env=env, cwd=ROOT, preexec_fn=_as_from_a_shell)
 

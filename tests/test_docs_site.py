@@ -24,7 +24,7 @@ def _mkdocs():
 
 def test_the_site_builds_strictly(tmp_path):
     site = tmp_path / "site"
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "NO_MKDOCS_2_WARNING": "1"}
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src"), "NO_MKDOCS_2_WARNING": "1"}
     res = subprocess.run([*_mkdocs(), "build", "--strict", "-f", str(ROOT / "mkdocs.yml"), "-d", str(site)],
                          capture_output=True, text=True, cwd=ROOT, env=env)
     assert res.returncode == 0, res.stdout + res.stderr

@@ -65,7 +65,7 @@ def test_a_users_player_as_the_advisors_model_is_refused_as_such(tmp_path, monke
 @pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full here")
 @pytest.mark.parametrize("args", [[*SIM, "--rounds", "10"], [*BID, "--json"], ["simulate", "--round", "2", "--rounds", "10"]])
 def test_a_full_disk_behind_stdout_is_one_line_not_a_traceback(args):
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
     with open("/dev/full", "w") as full:
         proc = subprocess.run([sys.executable, "-m", "wizsim", *args], stdout=full, stderr=subprocess.PIPE, text=True,
                               env=env, cwd=ROOT, timeout=600)

@@ -220,7 +220,7 @@ def test_bad_weights_wrong_encoding_version_or_sizes(tmp_path):
 
 def test_bad_weights_are_one_line_at_the_command_line(tmp_path):
     path = tmp_path / "gone.npz"
-    env = {**__import__("os").environ, ENV_PATH: str(path), "PYTHONPATH": str(ROOT)}
+    env = {**__import__("os").environ, ENV_PATH: str(path), "PYTHONPATH": str(ROOT / "src")}
     p = subprocess.run([sys.executable, "-m", "wizsim", "simulate", "--policy", "net", "--round", "3", "--rounds",
                         "10"], capture_output=True, text=True, env=env)
     assert p.returncode == 2
@@ -249,7 +249,7 @@ def test_tiny_training_run_ends_in_weights_the_kernels_load(tmp_path, monkeypatc
 
 
 def test_simulate_and_tournament_take_net_at_the_command_line(tmp_path):
-    env = {**__import__("os").environ, "PYTHONPATH": str(ROOT)}
+    env = {**__import__("os").environ, "PYTHONPATH": str(ROOT / "src")}
     p = subprocess.run([sys.executable, "-m", "wizsim", "simulate", "--policy", "net", "--round", "3", "--rounds",
                         "50", "--threads", "1", "--json"], capture_output=True, text=True, env=env)
     assert p.returncode == 0, p.stderr

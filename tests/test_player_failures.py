@@ -93,7 +93,7 @@ def one_error(res) -> str:
 
 def wizsim_cmd(args, cwd: Path, timeout: float = 600):
     return subprocess.run([sys.executable, "-m", "wizsim", *args], cwd=cwd, capture_output=True, text=True,
-                          timeout=timeout, env={**os.environ, "PYTHONPATH": str(ROOT)})
+                          timeout=timeout, env={**os.environ, "PYTHONPATH": str(ROOT / "src")})
 
 
 # --- Python: Round.play, Game.play, simulate_*, run_tournament ---------------------------------------
@@ -230,7 +230,7 @@ def test_a_card_that_sleeps_for_ever_does_not_stall_a_tournament(bots):
 def test_ctrl_c_inside_a_users_player_still_stops_the_command(bots, command):
     """A real Ctrl-C while the user's card() sleeps: status 130 and one line, as for built-in players."""
     proc = subprocess.Popen([sys.executable, "-m", "wizsim", *command], cwd=bots, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)},
+                            stderr=subprocess.PIPE, text=True, env={**os.environ, "PYTHONPATH": str(ROOT / "src")},
                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         time.sleep(8)  # loaded, compiled from the cache, asleep in card()

@@ -75,7 +75,7 @@ def files_of(root: Path) -> dict:
 def wizsim_cmd(args, cwd: Path, **env):
     """The real command (``python -m wizsim``, its Ctrl-C handling installed) in ``cwd``."""
     return subprocess.run([sys.executable, "-m", "wizsim", *args], cwd=cwd, capture_output=True, text=True,
-                          timeout=600, env={**os.environ, "PYTHONPATH": str(ROOT), **env})
+                          timeout=600, env={**os.environ, "PYTHONPATH": str(ROOT / "src"), **env})
 
 
 def error_lines(text: str) -> list[str]:

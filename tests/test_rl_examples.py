@@ -23,7 +23,7 @@ def python_blocks(path: str) -> list[str]:
 def test_the_maskable_ppo_example_trains_and_prints_its_score():
     pytest.importorskip("sb3_contrib")
     pytest.importorskip("torch")
-    env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src") + os.pathsep + os.environ.get("PYTHONPATH", "")}
     started = time.perf_counter()
     out = subprocess.run([sys.executable, str(ROOT / "scripts" / "train_maskable_ppo.py"), "--timesteps", "512",
                           "--seed", "3", "--eval", "20", "--envs", "2"], capture_output=True, text=True, env=env,

@@ -1,9 +1,12 @@
 """The practice table under load: N games at once (default 8) played to their end against a real
 ``wizsim serve`` through ``POST /api/play``, each client choosing a random legal action at once; prints the
 median and 90th percentile time of a request (each answers the others' decisions up to the player's next
-one) and of one opponent decision (a request's time over the others' decisions it made).
+one) and of one opponent decision (a request's time over the others' decisions it made), the slowest
+request, and how many requests the server refused: 422 for a replay over its per-request bound
+(``practice.MAX_REPLAY_COST`` heuristic card plays, ``api.MAX_CARD_PLAYS``), 503 for a full answer queue
+(``app.QUEUE_WAIT_S``). A refused request is counted and sent again (a 503 after its Retry-After).
 
-    python benchmarks/practice_table.py [--games 8] [--policy heuristic] [--rounds 15]
+    python benchmarks/practice_table.py [--games 8] [--policy heuristic|search] [--rounds 15]
 """
 
 from __future__ import annotations
@@ -15,6 +18,8 @@ import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+
+REFUSED: dict[int, int] = {}  # status -> requests the server refused
 
 
 def one_game(url: str, seed: int, policy: str, rounds: int) -> list[tuple[float, int]]:
@@ -28,6 +33,13 @@ def one_game(url: str, seed: int, policy: str, rounds: int) -> list[tuple[float,
             started = time.perf_counter()
             res = client.post(url + "api/play", json=body)
             took = time.perf_counter() - started
+            if res.status_code in (422, 503):
+                REFUSED[res.status_code] = REFUSED.get(res.status_code, 0) + 1
+                print(f"  refused ({res.status_code}): {res.json()['detail']}", file=sys.stderr)
+                if res.status_code == 422:
+                    raise SystemExit(f"the server refused a replay of game {seed}: over its per-request bound")
+                time.sleep(float(res.headers.get("retry-after", 1)))
+                continue
             res.raise_for_status()
             a = res.json()
             done = sum(x is not None for x in a["bids"]) + sum(len(t["cards"]) for t in a["trick_log"])
@@ -45,7 +57,8 @@ def main() -> None:
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=8)
-    parser.add_argument("--policy", default="heuristic")
+    parser.add_argument("--policy", default="heuristic", choices=("heuristic", "search", "random"),
+                        help="the opponents' policy")
     parser.add_argument("--rounds", type=int, default=15)
     args = parser.parse_args()
     with served() as url:
@@ -59,6 +72,8 @@ def main() -> None:
     print(f"  a request: median {statistics.median(requests) * 1000:.1f} ms, 90th percentile {q(requests, 9):.1f} ms")
     print(f"  an opponent decision: median {statistics.median(per_decision) * 1000:.1f} ms, "
           f"90th percentile {q(per_decision, 9):.1f} ms")
+    print(f"  the slowest request: {max(requests) * 1000:.1f} ms; refused: "
+          f"{sum(REFUSED.values())} ({REFUSED.get(422, 0)} over the replay bound, {REFUSED.get(503, 0)} queue full)")
 
 
 if __name__ == "__main__":

@@ -2,7 +2,9 @@
 ``docs/img/serve-1280.png``; the score sheet of a game in progress and its review at 1280 px:
 ``docs/img/sheet-1280.png`` and ``docs/img/review-1280.png``; on a phone (360 x 740, one screen each): the
 bid answer for a 20-card hand (3 players, round 20), ``docs/img/serve-360.png``, and a whole 6-player
-game's score sheet, ``docs/img/sheet-360.png``.
+game's score sheet, ``docs/img/sheet-360.png``; the practice table (the Play view) mid-game, its hand, the
+trick forming and the totals, ``docs/img/play-360.png``, and a hint taken at a card decision, the card
+marked and the reason under it, ``docs/img/hint-360.png``.
 
     python scripts/screenshot_page.py [--out docs/img] [--phone-only]
 
@@ -11,7 +13,10 @@ Starts a real server on a free local port and Debian's headless Chromium (``chro
 saves the whole page (its full height) at each width. For the score sheet it imports the first
 SHEET_ROUNDS rounds of a simulated 4-player game (``simulate_games``, seed 7, Ann's hands and every
 card played, exported with ``from_games``) through the page's Import, shows the round in play, then
-reviews the game on the page (REVIEW_SAMPLES deals per decision, seed 0).
+reviews the game on the page (REVIEW_SAMPLES deals per decision, seed 0). For the practice table it
+deals a PLAY game (4 players, you player 1, heuristic opponents, seed 5, 3 rounds: the browser test's) by
+the page's controls, takes the first legal choice at each decision until a trick forms with you
+to play (after round 1), then taps Hint.
 """
 
 from __future__ import annotations
@@ -32,6 +37,7 @@ NAMES_6 = ["Annabelle", "Bartholomew", "Cleopatra", "Dan", "Evangeline", "Freder
 SHEET_ROUNDS = 9
 REVIEW_SAMPLES = 300
 NAMES = ["Ann", "Bob", "Cleo", "Dan"]
+PLAY = dict(players=4, me=1, policy="heuristic", seed=5, rounds=3)  # tests/test_web_play.py's game
 
 
 def whole_page(driver, width: int, path: Path) -> None:
@@ -121,15 +127,68 @@ def phone_pictures(url: str, out: Path) -> None:
         driver.quit()
 
 
+def _settled(driver) -> str:
+    """Wait for the practice table to show the server's answer; return the phase."""
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    def ready(d):
+        busy = d.find_element("id", "view-play").get_attribute("data-busy")
+        phase = d.find_element("id", "play-turn").get_attribute("data-phase")
+        return busy == "false" and phase in ("trump", "bid", "card", "over") and phase
+    return WebDriverWait(driver, 60).until(ready)
+
+
+def _trick_forming(driver) -> bool:
+    """Your card to play after round 1 (totals shown), a trick begun by the others, more than one card allowed."""
+    a = driver.execute_script("return play.answer")
+    log = a["trick_log"]
+    return (a["round"] > 1 and bool(log) and 0 < len(log[-1]["cards"]) < a["players"]
+            and len(a["legal"]) > 1)
+
+
+def play_pictures(url: str, out: Path) -> None:
+    """The practice table mid-game and a hint with its reason on a 360 x 740 phone."""
+    from harness import tap
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    driver = chromium(*PHONE)
+    try:
+        open_page(driver, url)
+        driver.execute_script("localStorage.clear()")
+        open_page(driver, url)
+        tap(driver, "#tab-play")
+        for key in ("players", "me", "policy"):
+            tap(driver, f'#play-{key} button[data-value="{PLAY[key]}"]')
+        for key in ("seed", "rounds"):
+            box = driver.find_element("id", f"play-{key}")
+            box.clear()
+            box.send_keys(str(PLAY[key]))
+        tap(driver, "#play-start")
+        while True:
+            phase = _settled(driver)
+            if phase == "over":
+                raise RuntimeError("the game ended before a trick formed with a card to choose")
+            if phase == "card" and _trick_forming(driver):
+                break
+            tap(driver, "#play-hand .pcard:enabled" if phase == "card" else "#play-pad button:enabled")
+        screen(driver, "#play-game", out / "play-360.png")
+        tap(driver, "#play-hint")
+        WebDriverWait(driver, 60).until(lambda d: d.find_element("id", "play-hint-why").is_displayed())
+        screen(driver, "#play-trick", out / "hint-360.png")
+    finally:
+        driver.quit()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", default="docs/img", help="folder for the PNG files")
-    parser.add_argument("--phone-only", action="store_true", help="only the two 360 px pictures")
+    parser.add_argument("--phone-only", action="store_true", help="only the 360 px pictures")
     args = parser.parse_args()
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     with served() as url:
         phone_pictures(url, out)
+        play_pictures(url, out)
         if args.phone_only:
             return
         for width in WIDTHS:

@@ -57,7 +57,7 @@ def test_a_users_player_as_the_advisors_model_is_refused_as_such(tmp_path, monke
     monkeypatch.chdir(tmp_path)
     for option in ("--policy", "--play"):
         line = one_error([*BID, option, "p_ok.py:Ok"], "'p_ok.py:Ok' is a user's player, but the advisor's model of the "
-                                                   "table takes built-in policies only: heuristic, random, search")
+                                                   "table takes built-in policies only: heuristic, net, random, search")
         assert line.startswith(f"Error: {option[2:]}: "), line
     one_error([*BID, "--policy", "heuristic,p_ok.py:Ok,random"], "built-in policies only")
 

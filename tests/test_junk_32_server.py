@@ -105,10 +105,11 @@ def _ask(port: int, path: str, body: dict, box: dict, key: str) -> None:
 
 
 def test_advice_asked_during_a_review_is_answered_between_its_decisions(live_server):
-    """One worker: the review (9 decisions) must hand it over between decisions, else the advice would
-    wait for the whole review (and be turned away after 15 s of waiting)."""
+    """One worker: the review (9 decisions, at the most samples a review may ask: seconds of work, so that the
+    advice comes while it runs) must hand it over between decisions, else the advice would wait for the whole
+    review (and be turned away after 15 s of waiting)."""
     box: dict = {}
-    review = threading.Thread(target=_ask, args=(live_server, "/api/review", {**EXAMPLE, "samples": 600, "seed": 1},
+    review = threading.Thread(target=_ask, args=(live_server, "/api/review", {**EXAMPLE, "samples": 4000, "seed": 1},
                                                   box, "review"))
     review.start()
     time.sleep(1.0)  # the review has its turn

@@ -48,7 +48,7 @@ COMMANDS: dict[str, tuple[str, ...]] = {
     "vector env": ("python", VECTOR),
     "search": ("tournament", "--players", "4", "--policies", "search,heuristic", "--games", "8"),
 }
-TOOK = re.compile(r"([\d,.]+) s(?: \(and ([\d,.]+) s compiling)?")
+TOOK = re.compile(r"(\d[\d,]*\.\d+) s(?: \(and (\d[\d,]*\.\d+) s compiling)?")
 
 
 def run_once(kind: str, cache: str) -> dict:

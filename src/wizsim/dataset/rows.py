@@ -9,18 +9,22 @@ from __future__ import annotations
 import numpy as np
 import pyarrow as pa
 
-from wizsim.cards import format_card
+from wizsim.cards import FIRST_JESTER, FIRST_WIZARD, N_SUITED, format_card
 from wizsim.dataset.kernels import expand_round_rows, expand_trick_rows
 from wizsim.sim.driver import GameBatch, RoundBatch
 
 # The text columns' dictionaries: fixed, so that a file's bytes depend only on its rows.
 TRUMP_TEXTS = pa.array(["S", "H", "D", "C", "none"])  # trump code 0..3, -1 -> 4
-TURN_UP_TEXTS = pa.array([format_card(c) for c in range(52)] + ["W", "J", "none"])  # ids, Wizards, Jesters, none
+# the suited cards by id, then one entry for any Wizard, one for any Jester, and none
+TURN_UP_TEXTS = pa.array([format_card(c) for c in range(N_SUITED)] + ["W", "J", "none"])
+_WIZARD_TEXT, _JESTER_TEXT, _NONE_TEXT = N_SUITED, N_SUITED + 1, N_SUITED + 2
 
 
 def _turn_up_index(turn_up: np.ndarray) -> np.ndarray:
+    """Each turned-up card id's entry in ``TURN_UP_TEXTS`` (-1, nothing turned up: none)."""
     t = turn_up.astype(np.int16)
-    return np.where(t < 0, 54, np.where(t >= 56, 53, np.where(t >= 52, 52, t))).astype(np.int8)
+    return np.where(t < 0, _NONE_TEXT, np.where(t >= FIRST_JESTER, _JESTER_TEXT,
+                                                np.where(t >= FIRST_WIZARD, _WIZARD_TEXT, t))).astype(np.int8)
 
 
 def _constant_string(value: str, n: int) -> pa.DictionaryArray:

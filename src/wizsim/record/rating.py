@@ -226,10 +226,10 @@ def _interval(scores, weights, best: int, chosen: int, loss: float, exact: bool)
 
 def rate(task: Task) -> dict:
     """Ask the advisor about ``task``'s state and compare the chosen option with its best one."""
-    import wizsim
+    import wizsim.advisor as advisor
     from wizsim.advisor.reasons import bid_comparison, play_reasons
 
-    advice = getattr(wizsim, task.call)(*task.args, explain=True, **task.kwargs)
+    advice = getattr(advisor, task.call)(*task.args, explain=True, **task.kwargs)
     if task.kind == "bid":
         best, chosen = int(advice.best_bid), int(task.chosen)
         ev, best_shown, chosen_shown = advice.ev, best, chosen

@@ -13,10 +13,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from wizsim.bits import bit
 from wizsim.config import ConfigError
 from wizsim.policies.dispatch import SEARCH, choose_bid, choose_card, choose_trump
-from wizsim.policies.observation import Obs
 from wizsim.policies.players import (  # the users' players and the player protocol (re-exported: read here)
     DECISIONS,
     USER_PLAYERS,
@@ -33,40 +31,7 @@ from wizsim.policies.players import (  # the users' players and the player proto
     register_player,
 )
 from wizsim.policies.registry import check_policy, make_slots, seat_name
-from wizsim.policies.rollout import trick_status
-from wizsim.rules.kernels import forbidden_bid, legal_mask
-
-
-def mask_of(cards) -> np.uint64:
-    m = 0
-    for c in cards:
-        m |= 1 << int(c)
-    return np.uint64(m)
-
-
-def kernel_view(obs) -> Obs:
-    """The observation record the kernels' policies read (``policies.observation.Obs``), rebuilt from what
-    ``obs`` (the open table's ``Observation``) shows: 0-based seats, masks, arrays."""
-    p = obs.players
-    bids = np.array([-1 if b is None else b for b in obs.bids], np.int8)
-    seat_played = np.zeros(p, np.uint64)
-    for s, c in obs.played:
-        seat_played[s - 1] |= np.uint64(bit(c))
-    trick = np.full(p, -1, np.int8)
-    trick[:len(obs.trick)] = obs.trick
-    voids = np.array([sum(1 << k for k in v) for v in obs.voids], np.int8)
-    trump = -1 if obs.trump is None or obs.phase == "trump" else obs.trump
-    led, _, win_pos = trick_status(trick, np.int64(len(obs.trick)), np.int64(trump))
-    hand = mask_of(obs.hand)
-    seat, r, hook = obs.seat - 1, obs.r, bool(obs.hook)
-    forbidden = -1
-    if obs.phase == "bid":
-        forbidden = forbidden_bid(hook, seat, p, r, int(sum(b for b in obs.bids if b is not None)))
-    legal = np.uint64(legal_mask(hand, led)) if obs.phase == "card" else np.uint64(0)
-    return Obs(np.int64(seat), np.int64(p), np.int64(r), hook, hand, legal, np.int64(forbidden),
-               np.int64(obs.turn_up), np.int64(trump), bids, np.array(obs.tricks, np.int8), seat_played,
-               mask_of(c for _, c in obs.played), trick, np.int64(len(obs.trick)), np.int64(led), np.int64(win_pos),
-               voids)
+from wizsim.table.observation import kernel_view
 
 
 class Player(Seated):

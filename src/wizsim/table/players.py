@@ -7,6 +7,10 @@ A built-in player draws from its own random stream when asked directly. At a ``R
 own ``play`` it draws from the round's play stream instead, in the order the round kernel does, so a
 table of built-in players stepped through the public API plays exactly the rounds ``simulate_rounds``
 and ``simulate_games`` play with the same seed.
+
+The users' players seated in this process, the player protocol (``is_player``), loading a player from a
+spec, and a decision's time limit live in ``policies.players`` (the registry reads them there); this
+module re-exports them. An ``Observation`` becomes the kernels' ``Obs`` by ``table.observation.kernel_view``.
 """
 
 from __future__ import annotations

@@ -92,7 +92,7 @@ def player_name(obj) -> str:
     return f"{cls.__module__}:{cls.__qualname__}"
 
 
-def register_player(item, builtins=()) -> str:
+def register_player(item, builtins) -> str:
     """Seat a user's player (an object, or a ``FILE.py:NAME`` / ``package.module:NAME`` spec that loads one)
     for this process, with its identity (``wizsim.identity``); returns its canonical name (a spec names
     itself; an object its ``name`` attribute, else ``module:Class``). A later player under the same name

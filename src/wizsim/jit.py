@@ -103,7 +103,7 @@ def jit_player(name: str, *, bid, card, trump=None, seed: int | None = None) -> 
 def _sample_args():
     """An observation record and a random stream of the types the open table passes a player's function:
     the types its functions are checked against here, before any kernel compiles them."""
-    from wizsim.table.players import kernel_view
+    from wizsim.table.observation import kernel_view
     from wizsim.table.round import Round
 
     return kernel_view(Round(4, 1, seed=0).observation(1)), np.zeros(1, np.uint64)

@@ -23,10 +23,12 @@ import numpy as np
 
 from wizsim.advisor.played import advice_phase, make_play_question
 from wizsim.advisor.question import AdviceError, AdviceTypeError, make_question, parse_bids
-from wizsim.cards import FIRST_JESTER, FIRST_WIZARD, N_CARDS, format_trump
+from wizsim.cards import FIRST_JESTER, FIRST_WIZARD, N_CARDS, cards_to_mask, format_trump
 from wizsim.config import check_flag
+from wizsim.policies.records import RoundInfo, RoundState, state_arrays
 from wizsim.rules.kernels import forbidden_bid
-from wizsim.table.observation import Observation
+from wizsim.rules.replay import order_of_play
+from wizsim.table.observation import Observation, open_view
 
 
 def _is_wizard(card) -> bool:
@@ -92,11 +94,19 @@ def observe(hand, trump, seat, players=4, *, bids=None, played=(), hook=False, t
     else:
         forbidden = int(forbidden_bid(q.hook, q.seat - 1, p, r, sum(heard)))
         trump_code, legal = q.trump, tuple(b for b in range(r + 1) if b != forbidden)
-    return Observation(
-        seat=q.seat, players=p, r=r, hook=check_flag(hook, "hook", error=AdviceTypeError), phase=phase,
-        hand=tuple(sorted(q.hand)), turn_up=_turn_up(trump_card, q.trump_card, q.hand), trump=trump_code,
-        bids=tuple(heard) + (None,) * (p - len(heard)), played=(), tricks=(0,) * p,
-        voids=(frozenset(),) * p, leader=1, trick=(), legal=legal)
+    state = _state(p, q.seat, q.hand, heard)
+    info = RoundInfo(p, r, check_flag(hook, "hook", error=AdviceTypeError), _turn_up(trump_card, q.trump_card, q.hand),
+                     trump_code)
+    return open_view(info, state, q.seat, phase, (), 0, legal)
+
+
+def _state(players: int, seat: int, hand, bids) -> RoundState:
+    """The kernels' ``RoundState`` of a seat holding ``hand`` after ``bids`` (seat 1 first), nothing played."""
+    hands = [0] * players
+    hands[seat - 1] = cards_to_mask(hand)
+    state = state_arrays(players, hands)
+    state.bids[:len(bids)] = bids
+    return state
 
 
 def _card_phase(hand, trump, seat, players, heard, played, hook, trump_card) -> Observation:
@@ -104,13 +114,12 @@ def _card_phase(hand, trump, seat, players, heard, played, hook, trump_card) -> 
     p = q.players
     if q.trump_card is None and not q.last_round:
         raise _need_turn_up(q.trump)
-    by = [next(s for s in range(p) if q.seat_played[s] >> c & 1) + 1 for c in q.played]
-    return Observation(
-        seat=q.seat, players=p, r=q.r, hook=q.hook, phase="card", hand=tuple(sorted(q.hand)),
-        turn_up=_turn_up(trump_card, q.trump_card, q.hand + q.played), trump=q.trump, bids=q.bids,
-        played=tuple(zip(by, q.played, strict=True)), tricks=q.tricks,
-        voids=tuple(frozenset(k for k in range(4) if v >> k & 1) for v in q.voids), leader=q.leader + 1,
-        trick=q.trick_cards, legal=tuple(int(c) for c in q.legal_cards))
+    state = _state(p, q.seat, q.hand, q.bids)
+    state.seat_played[:], state.voids[:], state.tricks[:] = q.seat_played, q.voids, q.tricks
+    state.trick_cards[:q.n_in_trick] = q.trick_cards
+    played = tuple((t.seat + 1, t.card) for t in order_of_play(q.played, p, q.trump))
+    info = RoundInfo(p, q.r, q.hook, _turn_up(trump_card, q.trump_card, q.hand + q.played), q.trump)
+    return open_view(info, state, q.seat, "card", played, q.leader, (int(c) for c in q.legal_cards))
 
 
 __all__ = ["observe"]

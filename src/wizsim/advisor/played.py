@@ -55,7 +55,8 @@ from wizsim.cards import (
     shorten,
 )
 from wizsim.config import check_flag, n_game_rounds
-from wizsim.rules.kernels import LED_NONE, forbidden_bid, legal_mask, next_led, trick_winner
+from wizsim.rules.kernels import LED_NONE, forbidden_bid, legal_mask, next_led
+from wizsim.rules.replay import leader_now, next_seat, order_of_play
 
 TRICK_SEPARATOR = "/"
 
@@ -278,62 +279,47 @@ def _suit_name(suit: int) -> str:
 
 
 def replay(played: tuple[int, ...], hand: tuple[int, ...], players: int, seat0: int, trump: int):
-    """Replay the played cards trick by trick: (tricks, leader, seat_played, voids), checking voids,
-    the player's own follow-suit and the turn (see the module docstring)."""
+    """Replay the played cards trick by trick (``rules.replay``): (tricks, leader, seat_played, voids),
+    checking voids, the player's own follow-suit and the turn (see the module docstring)."""
     tricks = [0] * players
     seat_played = [0] * players
     voids = [0] * players
     void_shown: dict[tuple[int, int], tuple[int, int]] = {}  # (seat, suit) -> (card, trick) that showed it
-    own: list[tuple[int, int]] = []  # (position of play, card) of the player's own cards
-    leader = 0
-    led = LED_NONE
-    for pos, card in enumerate(played):
-        i = pos % players
-        if i == 0:
-            led = LED_NONE
-        s = (leader + i) % players
-        if s == seat0:
-            own.append((pos, card))
-        trick_no = pos // players + 1
+    turns = list(order_of_play(played, players, trump))
+    for t in turns:
+        s, card, trick_no = t.seat, t.card, t.trick + 1
         suit = card_suit(card)
         if suit >= 0 and (s, suit) in void_shown:
-            shown, t = void_shown[(s, suit)]
+            shown, t_shown = void_shown[(s, suit)]
             who = "you" if s == seat0 else f"seat {s + 1}"
             raise AdviceError(f"{who} showed no {_suit_name(suit)} ({format_card(shown)} on a {_suit_name(suit)} "
-                              f"lead in trick {t}) and then played {format_card(card)} in trick {trick_no}")
-        if led >= 0 and suit >= 0 and suit != led:
-            voids[s] |= 1 << led
-            void_shown.setdefault((s, led), (card, trick_no))
-        led = next_led(led, card)
+                              f"lead in trick {t_shown}) and then played {format_card(card)} in trick {trick_no}")
+        if t.void >= 0:
+            voids[s] |= 1 << t.void
+            void_shown.setdefault((s, t.void), (card, trick_no))
         seat_played[s] |= 1 << card
-        if i == players - 1:
-            trick = np.array(played[pos - players + 1: pos + 1], np.int8)
-            winner = (leader + int(trick_winner(trick, players, trump))) % players
-            tricks[winner] += 1
-            leader = winner
-    _check_own_plays(played, own, hand, players)
-    to_play = (leader + len(played) % players) % players
+        if t.winner >= 0:
+            tricks[t.winner] += 1
+    _check_own_plays([t for t in turns if t.seat == seat0], hand)
+    to_play = next_seat(turns, players)
     if to_play != seat0:
         n = len(played) % players
         trick_no = len(played) // players + 1
         doing = f"leads trick {trick_no}" if n == 0 else f"plays card {n + 1} of trick {trick_no}"
         raise AdviceError(f"it is not your turn: seat {to_play + 1} {doing} (you are seat {seat0 + 1})")
-    return tricks, leader, seat_played, voids
+    return tricks, leader_now(turns), seat_played, voids
 
 
-def _check_own_plays(played, own, hand, players) -> None:
-    """Each of the player's own cards was legal given what it held then: its hand now plus its later plays."""
-    held = cards_to_mask(hand) | cards_to_mask(c for _, c in own)
-    for pos, card in own:
-        start = pos - pos % players
-        led = LED_NONE
-        for c in played[start:pos]:
-            led = next_led(led, c)
+def _check_own_plays(own, hand) -> None:
+    """Each of the player's own cards (its ``rules.replay`` turns) was legal given what it held then: its
+    hand now plus its later plays."""
+    held = cards_to_mask(hand) | cards_to_mask(t.card for t in own)
+    for t in own:
+        card, led = t.card, t.led
         if not int(legal_mask(np.uint64(held), led)) >> card & 1:
-            trick_no = pos // players + 1
             lead = _suit_name(led)
             had = format_cards([int(c) for c in mask_to_cards(held) if card_suit(int(c)) == led])
-            raise AdviceError(f"your {format_card(card)} in trick {trick_no} does not follow the {lead} lead, "
+            raise AdviceError(f"your {format_card(card)} in trick {t.trick + 1} does not follow the {lead} lead, "
                               f"but you held {had} then (in your hand now or played later)")
         held &= ~(1 << card)
 

@@ -1,4 +1,4 @@
-"""The policy registry: every policy by name (and the users' Python players seated in this process), what its kernel needs, and the names' grammar.
+"""The policy registry: every policy by name (and, from ``policies.players``, the users' Python players seated in this process), what its kernel needs, and the names' grammar.
 
 A policy name may carry parameters after colons (docs/guide/tournaments.md, "Policies"): ``NAME[:VALUE|:KEY=VALUE]...``.
 Bare values fill the entry's parameters in declared order, ``key=value`` sets one by name, e.g.
@@ -25,6 +25,16 @@ import numpy as np
 from wizsim.cards import shorten
 from wizsim.config import ConfigError
 from wizsim.policies.dispatch import HEURISTIC, KINDS, NET, RANDOM, SEARCH, USER, kernel_ext
+from wizsim.policies.players import (  # the users' players seated in this process (re-exported: read here)
+    USER_IDENTITIES,
+    USER_PLAYER_COST,
+    USER_PLAYERS,
+    is_player,
+    is_user_player,
+    jit_functions,
+    needs_open_table,  # noqa: F401 - read here by the driver
+    register_player,
+)
 
 N_PARAMS = 8  # columns of a slot's params row
 NET_COST = 60.0  # one card play of ``net`` in heuristic card plays (benchmarks/net.py measures it)
@@ -137,18 +147,6 @@ def _entries():
 
 POLICIES: dict[str, PolicyEntry] = {e.name: e for e in _entries()}
 
-# Users' players (``table.players``) seated in this process, by canonical name: a spec
-# ``FILE.py:NAME`` / ``package.module:NAME`` names itself, an object its ``name`` or ``module:Class``.
-USER_PLAYERS: dict[str, object] = {}
-# What each of them is (``wizsim.identity``): recorded when it is seated, beside it.
-USER_IDENTITIES: dict[str, dict] = {}
-USER_PLAYER_COST = 400.0  # a Python decision, in heuristic card plays (tens of microseconds)
-
-
-def is_user_player(name) -> bool:
-    return isinstance(name, str) and name in USER_PLAYERS
-
-
 def seat_identity(name: str) -> dict:
     """What the player seated as canonical ``name`` is (``wizsim.identity``): a built-in by its name and
     wizsim's version, a user's player as recorded when it was seated."""
@@ -157,20 +155,6 @@ def seat_identity(name: str) -> dict:
     if is_user_player(name):
         return dict(USER_IDENTITIES.get(name) or object_identity(name))
     return builtin_identity(check_policy(name))
-
-
-def jit_functions(name):
-    """The ``(trump, bid, card)`` jitted functions of the user's jitted player seated as ``name``
-    (``wizsim.jit_player``), else None."""
-    return getattr(USER_PLAYERS.get(name), "jit_functions", None) if isinstance(name, str) else None
-
-
-def needs_open_table(names) -> bool:
-    """Whether these seats must play through the open table's Python loop rather than the kernels: a
-    user's Python player sits there, or more than one distinct jitted player (the kernels take one)."""
-    python = [n for n in names if is_user_player(n) and jit_functions(n) is None]
-    jitted = {n for n in names if jit_functions(n) is not None}
-    return bool(python) or len(jitted) > 1
 
 
 def looks_like_player_spec(text: str) -> bool:
@@ -186,9 +170,7 @@ def seat_name(item) -> str:
         item = item.strip()
     elif isinstance(item, str):
         return check_policy(item)
-    from wizsim.table.players import register_player
-
-    return register_player(item)
+    return register_player(item, POLICIES)
 
 
 @dataclass(frozen=True)
@@ -303,8 +285,6 @@ def seat_policies(policies, players: int) -> list[str]:
     elif not isinstance(policies, (list, tuple)):
         raise ConfigError(f"policies must be a name, a comma list or a list of names, got "
                           f"{shorten(repr(policies), 40)}")
-    from wizsim.table.players import is_player
-
     for p in policies:
         if not isinstance(p, str) and not is_player(p):
             raise ConfigError(f"policies: each entry must be a policy name or a player with trump, bid and card, "

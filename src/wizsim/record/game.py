@@ -543,8 +543,7 @@ class GameRecord:
         return out
 
     def _check_played(self, at, played, r, seat_player, trump, hand, turn_up, tricks):
-        from wizsim.rules.api import trick_winner
-        from wizsim.rules.kernels import LED_NONE, next_led
+        from wizsim.rules.replay import order_of_play
 
         where = f"{at}.played"
         n, names, me = self.n_players, self.players, self.me
@@ -577,13 +576,7 @@ class GameRecord:
         void_shown: dict[tuple[int, int], tuple[int, int]] = {}
         taken = [0] * n
         plays = []
-        leader = 0
-        led = LED_NONE
-        for pos, card in enumerate(cards):
-            t, i = divmod(pos, n)
-            if i == 0:
-                led = LED_NONE
-            seat = (leader + i) % n
+        for pos, t, seat, card, led, void, winner in order_of_play(cards, n, trump):
             player = seat_player[seat]
             name = format_card(card)
             label = f"card {pos + 1} ({name}, trick {t + 1}, {names[player]})"
@@ -618,14 +611,11 @@ class GameRecord:
                         what = "Wizards" if k == FIRST_WIZARD else "Jesters"
                         _fail(where, f"{label}: more than 4 {what} between the hand, the turned-up card and the cards "
                                      f"played: the deck has only four")
-            if led >= 0 and suit >= 0 and suit != led:
-                void_shown.setdefault((player, led), (card, t))
-            led = next_led(led, card)
+            if void >= 0:
+                void_shown.setdefault((player, void), (card, t))
             plays.append(Play(pos, t, seat, player, card))
-            if i == n - 1:
-                winner = (leader + trick_winner(cards[pos - n + 1: pos + 1], trump)) % n
+            if winner >= 0:
                 taken[seat_player[winner]] += 1
-                leader = winner
         if len(cards) == n * r and tricks is not None and list(tricks) != taken:
             diff = next(p for p in range(n) if tricks[p] != taken[p])
             _fail(f"{at}.tricks", f"the cards played give {names[diff]} {taken[diff]} trick(s), the record says "

@@ -152,7 +152,8 @@ def plan(record: GameRecord, common: dict, rounds=None, learned: dict | None = N
     ``learned`` (a dict, filled here: round number -> names) a decision asked untold is asked with the
     opponents' model learned from the finished rounds before its round, where anything was learned."""
     from wizsim.advisor.table_fit import TablePlay, add_record_round
-    from wizsim.rules.kernels import LED_NONE, legal_mask, next_led
+    from wizsim.rules.kernels import legal_mask
+    from wizsim.rules.replay import order_of_play
 
     me = record.me
     if me is None:
@@ -192,11 +193,9 @@ def plan(record: GameRecord, common: dict, rounds=None, learned: dict | None = N
                           dict(bids=list(f.bids_by_seat[: seat - 1]), hook=record.hook, trump_card=turn_up, **told)))
         held = list(f.hand)
         cards = [pl.card for pl in f.plays]
+        leds = [t.led for t in order_of_play(cards, n, f.trump)]  # each card's lead (``rules.replay``)
         for pl in mine:
-            start = pl.position - pl.position % n
-            led = LED_NONE
-            for c in cards[start:pl.position]:
-                led = next_led(led, c)
+            led = leds[pl.position]
             mask = 0
             for c in held:
                 mask |= 1 << c
@@ -226,10 +225,10 @@ def _interval(scores, weights, best: int, chosen: int, loss: float, exact: bool)
 
 def rate(task: Task) -> dict:
     """Ask the advisor about ``task``'s state and compare the chosen option with its best one."""
-    import wizsim
+    import wizsim.advisor as advisor
     from wizsim.advisor.reasons import bid_comparison, play_reasons
 
-    advice = getattr(wizsim, task.call)(*task.args, explain=True, **task.kwargs)
+    advice = getattr(advisor, task.call)(*task.args, explain=True, **task.kwargs)
     if task.kind == "bid":
         best, chosen = int(advice.best_bid), int(task.chosen)
         ev, best_shown, chosen_shown = advice.ev, best, chosen

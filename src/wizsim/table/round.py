@@ -16,7 +16,7 @@ from wizsim.bits import bit
 from wizsim.cards import FULL_DECK_MASK, N_CARDS, card_ids, format_card
 from wizsim.config import ConfigError, PlayerError, check_count, check_flag, check_seed, n_game_rounds
 from wizsim.deal.kernels import DEAL_STREAM, PLAY_STREAM, WORLD_STREAM, deal_round, stream_key
-from wizsim.policies.records import RoundState
+from wizsim.policies.records import RoundInfo, RoundState
 from wizsim.policies.rollout import close_trick, play_card
 from wizsim.rules.kernels import (
     DEALER_NAMES,
@@ -27,7 +27,8 @@ from wizsim.rules.kernels import (
     score_round,
     trump_of_turn_up,
 )
-from wizsim.table.observation import Observation
+from wizsim.table.observation import Observation, open_view
+from wizsim.table.observation import card_list as _ids
 from wizsim.table.players import (
     DecisionTimeout,
     JitPlayer,
@@ -41,16 +42,6 @@ from wizsim.table.players import (
 )
 
 TRUMP, BID, CARD, OVER = "trump", "bid", "card", "over"
-
-
-def _ids(mask: int) -> list[int]:
-    """Ascending card ids of a Python int mask, lowest bit first."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 def _check_action(action, what: str) -> int:
@@ -187,15 +178,10 @@ class Round:
     def observation(self, seat: int) -> Observation:
         """What seat ``seat`` (1..players) may see now."""
         seat = check_count(seat, "seat", 1, self.players)
-        s = seat - 1
-        return Observation(
-            seat=seat, players=self.players, r=self.r, hook=self.hook, phase=self.phase,
-            hand=tuple(_ids(int(self._live[s]))), turn_up=self.turn_up, trump=self.trump,
-            bids=tuple(None if b < 0 else int(b) for b in self._bids), played=tuple(self._order),
-            tricks=tuple(int(t) for t in self._tricks),
-            voids=tuple(frozenset(k for k in range(4) if v >> k & 1) for v in self._voids),
-            leader=self._leader + 1, trick=tuple(int(c) for c in self._trick_cards[:self._n]),
-            legal=tuple(self.legal_actions()) if self.current_player == seat else ())
+        info = RoundInfo(self.players, self.r, self.hook, self.turn_up, self.trump)
+        state = RoundState(self._live, self._seat_played, self._voids, self._trick_cards, self._bids, self._tricks)
+        return open_view(info, state, seat, self.phase, self._order, self._leader,
+                         self.legal_actions() if self.current_player == seat else ())
 
     def information_state(self, seat: int) -> str:
         return self.observation(seat).information_state()

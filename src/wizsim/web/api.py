@@ -228,7 +228,7 @@ def answer(fields: dict) -> dict:
     ``RequestError`` for the server's bounds and ``ValueError`` (the library's) for a bad question."""
     import inspect
 
-    import wizsim
+    from wizsim.advisor import advise, advise_play, advise_trump
 
     check_bounds(fields)
     kwargs = {k: v for k, v in fields.items() if v is not None}
@@ -245,21 +245,17 @@ def answer(fields: dict) -> dict:
         if "seat_doubt" in kwargs:
             raise RequestError("seat_doubt: it is for the seats heard bidding; the dealer names the trump "
                                "before any bid")
-        return wizsim.advise_trump(hand, seat, **kwargs).to_dict()
+        return advise_trump(hand, seat, **kwargs).to_dict()
     if is_play_question(fields):
-        advise_play = getattr(wizsim, "advise_play", None)
-        if advise_play is None:
-            raise RequestError("play advice (bids from every player) is not in this wizsim yet: give the bids of "
-                               "the seats before yours for bid advice")
         advice = advise_play(hand, trump, seat, **kwargs)
         return advice.to_dict()
-    accepted = inspect.signature(wizsim.advise).parameters
+    accepted = inspect.signature(advise).parameters
     for name in kwargs:
         if name not in accepted:
             what = ("the cards played are for play advice, once every player has bid (bids with one entry per "
                     "player)") if name in ("played", "play_trust") else "bid advice in this wizsim has no such option"
             raise RequestError(f"{name}: {what}")
-    advice = wizsim.advise(hand, trump, seat, **kwargs)
+    advice = advise(hand, trump, seat, **kwargs)
     return {**advice.to_dict(), "p_tricks": advice.p_tricks.tolist()}
 
 

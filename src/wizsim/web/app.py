@@ -271,7 +271,7 @@ class BoundedBody:
 def create_app(workers: int = 1, hosts=LOCAL_HOSTS, any_address: bool = False) -> FastAPI:
     """The application; ``workers``: answers computed at once (``AnswerQueue``); ``hosts``: the names
     and addresses a request's ``Host`` may give, ``any_address``: also any numeric address."""
-    from wizsim import __version__
+    from wizsim._version import __version__
 
     app = FastAPIOffline(title="wizsim", version=__version__, redoc_url=None,
                   description="The Wizard bid and play advisor of `wizsim advise`, over HTTP. A request takes the "

@@ -113,10 +113,10 @@ class Table:
     """A game in progress with its seated players and how many of ``me``'s choices it has taken."""
 
     def __init__(self, setup: Setup):
-        import wizsim
+        from wizsim.table import Game, player
 
-        self.game = wizsim.Game(setup.players, seed=setup.seed, hook=setup.hook)
-        self.bots = [None if name is None else wizsim.player(name, seed=_bot_seed(setup.seed, p))
+        self.game = Game(setup.players, seed=setup.seed, hook=setup.hook)
+        self.bots = [None if name is None else player(name, seed=_bot_seed(setup.seed, p))
                      for p, name in enumerate(setup.policies)]
         self.taken = 0
         self.cost = 0.0

@@ -32,23 +32,23 @@ from wizsim.policies.model import (
     seat_factors,
     seat_mixture,
 )
-from wizsim.policies.records import Evidence, RoundInfo
+from wizsim.policies.records import RoundInfo
 
 CHECK_STREAM = 3  # the acceptance draw of deal i: a stream the round itself never reads
 TYPE_STREAM = 6  # the table type's draw of deal i (4 is play advice's worlds, 5 the vector env's actions)
 NO_NAMED = -2
+BLOCK = 64  # deals (worlds) a thread weighs in one call
 _UNIT = 1.0 / 9007199254740992.0  # 2**-53
 
 
 @kernel
-def heard_likelihood(opponents, info, me, hands, evidence, model_bids):
-    """(the likelihood of the first ``evidence.n_heard`` ``evidence.bids`` and, when ``evidence.named`` >= 0
-    and the dealer is not ``me``, of the dealer naming that suit on a turned-up Wizard, given the seats'
-    whole ``hands``; whether the dealer's model may name it at all). ``opponents``, ``evidence``:
-    ``records.Opponents``, ``records.Evidence``; ``info`` the round's ``records.RoundInfo``. ``model_bids`` (players,)
-    int8 gets each seat's model bid."""
-    value = bids_likelihood(opponents, info, me, hands, evidence.bids, evidence.n_heard, model_bids)
-    players, r, named = info.players, info.r, evidence.named
+def heard_likelihood(opponents, info, me, hands, bids, n_heard, named, model_bids):
+    """(the likelihood of the first ``n_heard`` ``bids`` and, when ``named`` >= 0 and the dealer is not ``me``,
+    of the dealer naming that suit on a turned-up Wizard, given the seats' whole ``hands``; whether the
+    dealer's model may name it at all). ``opponents``: a ``records.Opponents``; ``info`` the round's
+    ``records.RoundInfo``. ``model_bids`` (players,) int8 gets each seat's model bid."""
+    value = bids_likelihood(opponents, info, me, hands, bids, n_heard, model_bids)
+    players, r = info.players, info.r
     dealer = players - 1
     if named < 0 or dealer == me:
         return value, True
@@ -70,31 +70,35 @@ def deal_likelihoods_kernel(seed, first_index, info, fixed_hands, turn_up_pool, 
     ``seat_model`` (n, players) float64, unless it has no rows, each seat's part of the likelihood as a
     probability (``policies.model.seat_factors``), for the table's type in doubt. ``opponents``,
     ``evidence``: ``records.Opponents``, ``records.Evidence`` (no card played yet: ``evidence``'s play is not read)."""
-    for i in prange(out[0].shape[0]):
-        _weigh_deal((seed, first_index, i), info, (fixed_hands, turn_up_pool), me, opponents, evidence, out)
+    n = out[0].shape[0]
+    for blk in prange((n + BLOCK - 1) // BLOCK):
+        _weigh_deals((seed, first_index, blk * BLOCK, min(blk * BLOCK + BLOCK, n)), info, (fixed_hands, turn_up_pool),
+                     me, opponents, evidence, out)
 
 
 @kernel
-def _weigh_deal(at, info, dealt, me, opponents, evidence, out):
-    """Row i of ``deal_likelihoods_kernel``'s ``out``, deal ``first_index + i`` of the run ``seed`` (``at`` =
-    (seed, first_index, i); ``dealt`` = (fixed_hands, turn_up_pool)): a call of its own, because inside a
-    parallel loop Numba loses writes to arrays taken out of a tuple."""
-    seed, first_index, i = at
+def _weigh_deals(at, info, dealt, me, opponents, evidence, out):
+    """Rows ``lo .. hi - 1`` of ``deal_likelihoods_kernel``'s ``out``, deal ``first_index + i`` in row i (``at``
+    = (seed, first_index, lo, hi); ``dealt`` = (fixed_hands, turn_up_pool)): a call of its own, because
+    inside a parallel loop Numba loses writes to arrays taken out of a tuple."""
+    seed, first_index, lo, hi = at
     fixed_hands, turn_up_pool = dealt
     like, u, model_bids, named_ok, seat_model = out
     players, r, hook, trump = info.players, info.r, info.hook, info.trump
-    index = first_index + i
+    bids, n_heard, named = evidence.bids, evidence.n_heard, evidence.named
     rng = np.empty(1, np.uint64)
-    rng[0] = stream_key(seed, index, DEAL_STREAM)
-    hands = np.zeros(players, np.uint64)
-    turn_up = deal_round(rng, players, r, fixed_hands, turn_up_pool, hands)
-    deal = RoundInfo(players, r, hook, turn_up, trump)
-    like[i], named_ok[i] = heard_likelihood(opponents, deal, me, hands, evidence, model_bids[i])
-    if seat_model.shape[0] > 0:
-        seat_factors(opponents, deal, me, hands, evidence.bids, evidence.n_heard, evidence.named, model_bids[i], False,
-                     seat_model[i])
-    rng[0] = stream_key(seed, index, CHECK_STREAM)
-    u[i] = (next_u64(rng) >> np.uint64(11)) * _UNIT
+    hands = np.empty(players, np.uint64)
+    for i in range(lo, hi):
+        index = first_index + i
+        rng[0] = stream_key(seed, index, DEAL_STREAM)
+        hands[:] = 0
+        turn_up = deal_round(rng, players, r, fixed_hands, turn_up_pool, hands)
+        deal = RoundInfo(players, r, hook, turn_up, trump)
+        like[i], named_ok[i] = heard_likelihood(opponents, deal, me, hands, bids, n_heard, named, model_bids[i])
+        if seat_model.shape[0] > 0:
+            seat_factors(opponents, deal, me, hands, bids, n_heard, named, model_bids[i], False, seat_model[i])
+        rng[0] = stream_key(seed, index, CHECK_STREAM)
+        u[i] = (next_u64(rng) >> np.uint64(11)) * _UNIT
 
 
 @parallel_kernel
@@ -112,50 +116,55 @@ def world_likelihoods_kernel(seed, first_index, worlds, turn_ups, info, me, oppo
     cards' ``play_seat_likelihoods`` there. ``model_bids`` (n, players) int8: each seat's model bid;
     ``named_ok`` (n,) bool whether the dealer's model may name ``named``; ``u`` (n,) the acceptance draw of
     world ``first_index + i`` of the run ``seed``."""
-    e = evidence
-    heard = Evidence(e.bids, info.players, e.named, e.seat_played, e.order, e.n_played)  # every bid was heard
-    typed = doubt.doubt > 0.0
-    for s in range(info.players):
-        typed = typed or doubt.seat_doubt[s] > 0.0
-    for i in prange(worlds.shape[0]):
-        world = RoundInfo(info.players, info.r, info.hook, turn_ups[i], info.trump)
-        _weigh_world((seed, first_index, i, typed), worlds[i], world, me, opponents, heard, doubt, out)
+    n = worlds.shape[0]
+    for blk in prange((n + BLOCK - 1) // BLOCK):
+        _weigh_worlds((seed, first_index, blk * BLOCK, min(blk * BLOCK + BLOCK, n)), (worlds, turn_ups), info, me,
+                      opponents, evidence, doubt, out)
 
 
 @kernel
-def _weigh_world(at, hands, info, me, opponents, evidence, doubt, out):
-    """Row i of ``world_likelihoods_kernel``'s ``out``, world ``hands`` (the cards each seat holds now) with
-    the turned-up card of ``info`` (``at`` = (seed, first_index, i, whether the table's type is in
-    doubt)): a call of its own, because inside a parallel loop Numba loses writes to arrays taken out of a
-    tuple."""
-    seed, first_index, i, typed = at
+def _weigh_worlds(at, dealt, info, me, opponents, evidence, doubt, out):
+    """Rows ``lo .. hi - 1`` of ``world_likelihoods_kernel``'s ``out``, world ``first_index + i`` in row i
+    (``at`` = (seed, first_index, lo, hi); ``dealt`` = (worlds, turn_ups)): a call of its own, because inside
+    a parallel loop Numba loses writes to arrays taken out of a tuple."""
+    seed, first_index, lo, hi = at
+    worlds, turn_ups = dealt
     like, u, model_bids, named_ok = out
-    players, play_trust = info.players, opponents.play_trust
+    players, r, hook, trump = info.players, info.r, info.hook, info.trump
+    play_trust = opponents.play_trust
     bids, named, seat_played, order, n_played = (evidence.bids, evidence.named, evidence.seat_played, evidence.order,
                                                  evidence.n_played)
-    whole = np.empty(players, np.uint64)
+    table_doubt, seat_doubt, seat_blind = doubt
+    typed = table_doubt > 0.0
     for s in range(players):
-        whole[s] = hands[s] | seat_played[s]
-    value, named_ok[i] = heard_likelihood(opponents, info, me, whole, evidence, model_bids[i])
+        typed = typed or seat_doubt[s] > 0.0
     reads_play = n_played > 0 and play_trust > 0.0
-    if typed:
-        model_f = np.empty(players, np.float64)
-        seat_factors(opponents, info, me, whole, bids, players, named, model_bids[i], False, model_f)
-        blind_f = doubt.seat_blind.copy()
-        if reads_play:
-            cards = np.empty((2, players), np.float64)
-            play_seat_likelihoods(opponents, info, me, whole, bids, order, n_played, cards)
-            for s in range(players):
-                model_f[s] *= cards[0, s]
-                blind_f[s] *= cards[1, s]
-        post = np.empty(players, np.float64)
-        value = seat_mixture(model_f, blind_f, doubt.doubt, doubt.seat_doubt, me, post)[0]
-    elif reads_play:
-        value *= play_likelihoods(opponents, info, me, whole, bids, order, n_played)[0]
-    like[i] = value
+    whole = np.empty(players, np.uint64)
     rng = np.empty(1, np.uint64)
-    rng[0] = stream_key(seed, first_index + i, CHECK_STREAM)
-    u[i] = (next_u64(rng) >> np.uint64(11)) * _UNIT
+    model_f = np.empty(players, np.float64)
+    blind_f = np.empty(players, np.float64)
+    cards = np.empty((2, players), np.float64)
+    post = np.empty(players, np.float64)
+    for i in range(lo, hi):
+        for s in range(players):
+            whole[s] = worlds[i, s] | seat_played[s]
+        world = RoundInfo(players, r, hook, turn_ups[i], trump)
+        # every seat's bid was heard
+        value, named_ok[i] = heard_likelihood(opponents, world, me, whole, bids, players, named, model_bids[i])
+        if typed:
+            seat_factors(opponents, world, me, whole, bids, players, named, model_bids[i], False, model_f)
+            blind_f[:] = seat_blind
+            if reads_play:
+                play_seat_likelihoods(opponents, world, me, whole, bids, order, n_played, cards)
+                for s in range(players):
+                    model_f[s] *= cards[0, s]
+                    blind_f[s] *= cards[1, s]
+            value = seat_mixture(model_f, blind_f, table_doubt, seat_doubt, me, post)[0]
+        elif reads_play:
+            value *= play_likelihoods(opponents, world, me, whole, bids, order, n_played)[0]
+        like[i] = value
+        rng[0] = stream_key(seed, first_index + i, CHECK_STREAM)
+        u[i] = (next_u64(rng) >> np.uint64(11)) * _UNIT
 
 
 @parallel_kernel

@@ -39,8 +39,8 @@ def worlds_per_second(repeats: int) -> dict:
     sys.path.insert(0, str(Path(__file__).parents[1] / "tests"))
     from play_brute import random_state
 
+    from wizsim.advisor.kernels.world_batches import sample_worlds
     from wizsim.advisor.played import make_play_question
-    from wizsim.sim.worlds import sample_worlds
 
     out = {}
     for label, (players, r, n_played) in {"4p r=10, after 4 tricks (heard bids as evidence)": (4, 10, 17),

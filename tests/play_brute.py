@@ -15,6 +15,7 @@ import itertools
 from wizsim.cards import N_CARDS, SUIT_MASKS, card_suit
 from wizsim.policies.heuristic import DEFAULT_BID_SHIFT
 from wizsim.policies.heuristic_values import VALUES
+from wizsim.policies.records import Opponents, RoundInfo
 from wizsim.policies.reference import (
     bid_weight,
     heuristic_bid,
@@ -58,7 +59,8 @@ def heard(q, hands: dict[int, set[int]], turn_up: int, bid_trust: float = 1.0, p
             cards = whole[s] if s != q.me else set(q.hand) | set(cards_of(q.seat_played[s]))
             masks[s] = sum(1 << c for c in cards)
         kinds = [1] * q.players
-        w *= play_likelihood(kinds, play_trust, q.players, q.r, q.me, masks, turn_up, q.trump, list(q.bids),
+        w *= play_likelihood(Opponents(kinds, None, None, 0.0, play_trust),
+                             RoundInfo(q.players, q.r, q.hook, turn_up, q.trump), q.me, masks, list(q.bids),
                              list(q.played), len(q.played))
     return w
 
@@ -95,8 +97,9 @@ def heard_mixed(q, hands: dict[int, set[int]], turn_up: int, bid_trust: float, p
         for s in range(q.players):
             cards = whole[s] if s != q.me else set(q.hand) | set(cards_of(q.seat_played[s]))
             masks[s] = sum(1 << c for c in cards)
-        by_model, by_chance = play_seat_likelihoods([1] * q.players, play_trust, q.players, q.r, q.me, masks,
-                                                    turn_up, q.trump, list(q.bids), list(q.played), len(q.played))
+        by_model, by_chance = play_seat_likelihoods(Opponents([1] * q.players, None, None, 0.0, play_trust),
+                                                    RoundInfo(q.players, q.r, q.hook, turn_up, q.trump), q.me, masks,
+                                                    list(q.bids), list(q.played), len(q.played))
         for s in others:
             model[s] *= by_model[s]
             blind[s] *= by_chance[s]

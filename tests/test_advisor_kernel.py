@@ -5,15 +5,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from wizsim.advisor.kernels import reference as ref
+from wizsim.advisor.kernels.candidate_rounds import candidate_rounds_kernel
+from wizsim.advisor.kernels.evidence import deal_likelihoods_kernel
 from wizsim.cards import FULL_DECK_MASK, SUIT_MASKS, cards_to_mask
 from wizsim.policies import make_slots
 from wizsim.policies.dispatch import kernel_ext
 from wizsim.policies.model import blind_bids_likelihood
-from wizsim.policies.records import Fixed, Seats
-from wizsim.sim import reference as ref
-from wizsim.sim.candidates import candidate_rounds_kernel
+from wizsim.policies.records import Evidence, Fixed, Opponents, RoundInfo, Seats
 from wizsim.sim.driver import simulate_rounds
-from wizsim.sim.evidence import deal_likelihoods_kernel
 from wizsim.sim.round import BID_FORCED, BID_FREE, TRUMP_BY_RULES
 
 
@@ -93,12 +93,14 @@ def test_deal_likelihoods_match_twin(q, seed, first, trust, named, blind):
     model_bids, named_ok = np.zeros((n, players), np.int8), np.zeros(n, np.bool_)
     seat_model = np.zeros((n, players))
     trump = max(q["fixed_trump"], -1)
-    deal_likelihoods_kernel(np.uint64(seed), np.int64(first), players, r, q["hook"],
-                            np.asarray(q["fixed_hands"], np.uint64), np.uint64(q["pool"]), q["seat"], np.int64(trump),
-                            kinds, params, slots.table, trust, bids, np.int64(q["seat"]), np.int64(named), like, u,
-                            model_bids, named_ok, seat_model)
-    want = ref.deal_likelihoods(seed, first, n, players, r, q["hook"], q["fixed_hands"], q["pool"], q["seat"], trump,
-                                kinds, params, slots.table, trust, bids.tolist(), q["seat"], named)
+    evidence = Evidence(bids, np.int64(q["seat"]), np.int64(named), np.zeros(players, np.uint64), np.zeros(0, np.int8),
+                        np.int64(0))
+    info = RoundInfo(players, r, q["hook"], np.int64(-1), np.int64(trump))
+    opponents = Opponents(kinds, params, slots.table, trust, 0.0)
+    deal_likelihoods_kernel(np.uint64(seed), np.int64(first), info, np.asarray(q["fixed_hands"], np.uint64),
+                            np.uint64(q["pool"]), q["seat"], opponents, evidence,
+                            (like, u, model_bids, named_ok, seat_model))
+    want = ref.deal_likelihoods(seed, first, n, info, q["fixed_hands"], q["pool"], q["seat"], opponents, evidence)
     assert like.tolist() == [pytest.approx(w[0], rel=1e-12, abs=1e-300) for w in want]
     assert u.tolist() == [w[1] for w in want]
     assert seat_model.tolist() == [pytest.approx(w[2], rel=1e-12, abs=1e-300) for w in want]

@@ -29,8 +29,9 @@ def test_expand_round_rows_matches_reference(data):
     out = {"round_index": np.empty(m, np.int64)}
     for name in ("seat", "n_wizards", "n_jesters", "n_trumps", "turn_up", "trump"):
         out[name] = np.empty(m, np.int8)
-    kernels.expand_round_rows(index, hands, trump, turn_up, out["round_index"], out["seat"], out["n_wizards"],
-                              out["n_jesters"], out["n_trumps"], out["turn_up"], out["trump"])
+    kernels.expand_round_rows(index, hands, trump, turn_up, (out["round_index"], out["seat"], out["n_wizards"],
+                                                             out["n_jesters"], out["n_trumps"], out["turn_up"],
+                                                             out["trump"]))
     expected = reference.expand_round_rows(index, hands, trump, turn_up)
     got = [{k: int(v[j]) for k, v in out.items()} for j in range(m)]
     assert got == expected

@@ -19,6 +19,7 @@ from wizsim.cards import N_CARDS
 from wizsim.policies import make_slots
 from wizsim.policies import model as k
 from wizsim.policies import reference as ref
+from wizsim.policies.records import Opponents, RoundInfo
 from wizsim.rules.reference import Trick, forbidden_bid
 
 trusts = st.one_of(st.sampled_from([0.0, 1.0, 0.5]), st.floats(0.0, 1.0))
@@ -95,6 +96,11 @@ def _random_round(rnd: random.Random, players: int, r: int):
     return hands, turn_up, trump, order
 
 
+def _playing(kinds, play_trust):
+    """The opponents' model of the play kernels: ``kinds``, trusting the cards chosen ``play_trust``."""
+    return Opponents(kinds, np.zeros((len(kinds), 1)), np.zeros(1), 0.0, play_trust)
+
+
 def _masks(hands):
     return np.array([sum(1 << c for c in h) for h in hands], dtype=np.uint64)
 
@@ -117,10 +123,9 @@ def test_bids_likelihood_is_the_twin(seed, players, trust, blind, hook, me):
     params = np.stack([slots.params[s % 2] for s in range(players)])
     kinds = np.array([0 if blind >> s & 1 else 1 for s in range(players)], np.int8)
     model_bids = np.zeros(players, np.int8)
-    got = k.bids_likelihood(kinds, params, slots.table, trust, players, r, hook, me, _masks(hands), turn_up, trump,
-                            np.array(bids, np.int8), n_heard, model_bids)
-    want, want_bids = ref.bids_likelihood(kinds, params, slots.table, trust, players, r, hook, me, _masks(hands),
-                                          turn_up, trump, bids, n_heard)
+    opponents, info = Opponents(kinds, params, slots.table, trust, 0.0), RoundInfo(players, r, hook, turn_up, trump)
+    got = k.bids_likelihood(opponents, info, me, _masks(hands), np.array(bids, np.int8), n_heard, model_bids)
+    want, want_bids = ref.bids_likelihood(opponents, info, me, _masks(hands), bids, n_heard)
     assert got == pytest.approx(want, rel=1e-12, abs=1e-300)
     assert model_bids.tolist() == want_bids
     bound = k.bids_bound(kinds, trust, players, r, hook, me, np.array(bids, np.int8), n_heard)
@@ -137,14 +142,16 @@ def test_play_likelihood_is_the_twin(seed, players, trust, blind, me):
     me %= players
     bids = [rnd.randint(0, r) for _ in range(players)]
     kinds = np.array([0 if blind >> s & 1 else 1 for s in range(players)], np.int8)
-    got, got_blind = k.play_likelihoods(kinds, trust, players, r, me, _masks(hands), turn_up, trump,
-                                        np.array(bids, np.int8), np.array(order or [0], np.int8), len(order))
-    want, want_blind = ref.play_likelihoods(kinds, trust, players, r, me, _masks(hands), turn_up, trump, bids, order,
-                                            len(order))
+    got, got_blind = k.play_likelihoods(_playing(kinds, trust), RoundInfo(players, r, False, turn_up, trump), me,
+                                        _masks(hands), np.array(bids, np.int8), np.array(order or [0], np.int8),
+                                        len(order))
+    want, want_blind = ref.play_likelihoods(_playing(kinds, trust), RoundInfo(players, r, False, turn_up, trump), me,
+                                            _masks(hands), bids, order, len(order))
     assert got == pytest.approx(want, rel=1e-12, abs=1e-300)
     assert got_blind == pytest.approx(want_blind, rel=1e-12, abs=1e-300)
-    assert got == k.play_likelihood(kinds, trust, players, r, me, _masks(hands), turn_up, trump,
-                                    np.array(bids, np.int8), np.array(order or [0], np.int8), len(order))
+    assert got == k.play_likelihood(_playing(kinds, trust), RoundInfo(players, r, False, turn_up, trump), me,
+                                    _masks(hands), np.array(bids, np.int8), np.array(order or [0], np.int8),
+                                    len(order))
     if trust == 0.0:
         assert got == got_blind == 1.0
 
@@ -197,19 +204,19 @@ def test_play_likelihood_weighs_only_real_choices():
     order = np.array(parse_cards("AS,3S"), np.int8)
     bids = np.array([1, 0, 0], np.int8)
     kinds = np.ones(players, np.int8)
-    forced = k.play_likelihood(kinds, 0.8, players, r, 0, masks("AS,2C,3C", "3S,AH,2H", "4C,5C,6C"), -1, trump,
-                               bids, order, 2)
+    forced = k.play_likelihood(_playing(kinds, 0.8), RoundInfo(players, r, False, -1, trump), 0,
+                               masks("AS,2C,3C", "3S,AH,2H", "4C,5C,6C"), bids, order, 2)
     assert forced == 1.0
     # bid 0 under an ace: the heuristic ducks with its most dangerous losing spade, the king, not the three
-    chose = k.play_likelihood(kinds, 0.8, players, r, 0, masks("AS,2C,3C", "3S,KS,AH", "4C,5C,6C"), -1, trump,
-                              bids, order, 2)
+    chose = k.play_likelihood(_playing(kinds, 0.8), RoundInfo(players, r, False, -1, trump), 0,
+                              masks("AS,2C,3C", "3S,KS,AH", "4C,5C,6C"), bids, order, 2)
     assert chose == pytest.approx(k.card_weight(False, 2, 0.8))
     assert 0 < chose < forced
-    assert k.play_likelihood(kinds, 1.0, players, r, 0, masks("AS,2C,3C", "3S,KS,AH", "4C,5C,6C"), -1, trump,
-                             bids, order, 2) == 0.0
+    assert k.play_likelihood(_playing(kinds, 1.0), RoundInfo(players, r, False, -1, trump), 0,
+                             masks("AS,2C,3C", "3S,KS,AH", "4C,5C,6C"), bids, order, 2) == 0.0
     # on the blind table each card is one of the seat's legal cards drawn uniformly: a single spade is
     # certain, one of two spades is a half (the led ace is seat 1's own, not weighed)
-    assert k.play_likelihoods(kinds, 0.8, players, r, 0, masks("AS,2C,3C", "3S,AH,2H", "4C,5C,6C"), -1, trump,
-                              bids, order, 2)[1] == 1.0
-    assert k.play_likelihoods(kinds, 0.8, players, r, 0, masks("AS,2C,3C", "3S,KS,AH", "4C,5C,6C"), -1, trump,
-                              bids, order, 2)[1] == 0.5
+    assert k.play_likelihoods(_playing(kinds, 0.8), RoundInfo(players, r, False, -1, trump), 0,
+                              masks("AS,2C,3C", "3S,AH,2H", "4C,5C,6C"), bids, order, 2)[1] == 1.0
+    assert k.play_likelihoods(_playing(kinds, 0.8), RoundInfo(players, r, False, -1, trump), 0,
+                              masks("AS,2C,3C", "3S,KS,AH", "4C,5C,6C"), bids, order, 2)[1] == 0.5

@@ -14,6 +14,8 @@ from hypothesis import strategies as st
 from test_advisor_kernel import questions
 
 import wizsim
+from wizsim.advisor.kernels import reference as ref
+from wizsim.advisor.kernels.candidate_rounds import candidate_rounds_kernel
 from wizsim.advisor.reasons import compare_cards
 from wizsim.cards import parse_cards
 from wizsim.cli import main
@@ -22,8 +24,6 @@ from wizsim.policies.dispatch import kernel_ext
 from wizsim.policies.records import Fixed, Seats
 from wizsim.record import review
 from wizsim.rules.reference import trick_winners
-from wizsim.sim import reference as ref
-from wizsim.sim.candidates import candidate_rounds_kernel
 from wizsim.stats import Z95
 
 BID = dict(hand="W,AS,3H,KD,7C", trump="S", seat=2, players=4, bids=[1])

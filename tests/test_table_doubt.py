@@ -20,6 +20,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from wizsim import advise
+from wizsim.advisor.kernels import reference as advice_ref
 from wizsim.advisor.opponents import OpponentModel, opponent_names
 from wizsim.advisor.question import make_question
 from wizsim.advisor.sampling import deal_types, draw_deals, kernel_setup, seat_priors, weigh_deals
@@ -27,7 +28,6 @@ from wizsim.cards import mask_to_cards
 from wizsim.policies import model as k
 from wizsim.policies import reference as ref
 from wizsim.rules.reference import forbidden_bid
-from wizsim.sim import reference as sim_ref
 
 trusts = st.one_of(st.sampled_from([0.0, 0.7, 1.0]), st.floats(0.0, 1.0))
 
@@ -101,7 +101,7 @@ def test_deal_weights_equal_brute_force_likelihoods(qa, doubt, seat_doubt, trust
     weight, blind = deal_types(setup, seed, 0, seat_model)
     want = [_brute(q, model, hands[i], list(qa["bids"]), doubt, seat_doubt) for i in range(n)]
     assert weight.tolist() == pytest.approx([w for w, _ in want], rel=1e-9, abs=1e-300)
-    twin = sim_ref.table_types(seed, 0, seat_model.tolist(), setup["seat_blind"].tolist(), doubt,
+    twin = advice_ref.table_types(seed, 0, seat_model.tolist(), setup["seat_blind"].tolist(), doubt,
                                seat_priors(setup).tolist(), q.seat - 1)
     assert blind.tolist() == [b for _, b in twin]
     assert weight.tolist() == pytest.approx([w for w, _ in twin], rel=1e-12)

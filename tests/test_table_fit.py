@@ -61,6 +61,7 @@ def test_bid_likelihoods_are_the_twins_product_seat_by_seat_on_random_rounds():
     from wizsim.policies import make_slots
     from wizsim.policies.heuristic import P_BID_SHIFT
     from wizsim.policies.model import MODEL_BLIND, MODEL_HEURISTIC
+    from wizsim.policies.records import Opponents, RoundInfo
     from wizsim.policies.reference import bids_likelihood as twin
 
     slots = make_slots(["heuristic"])
@@ -75,8 +76,9 @@ def test_bid_likelihoods_are_the_twins_product_seat_by_seat_on_random_rounds():
             for g in (0, 10, 20, 33, 40):
                 params = np.tile(slots.params[0], (players, 1))
                 params[s, P_BID_SHIFT] = SHIFT_GRID[g]
-                like, _ = twin(kinds, params, slots.table, 0.7, players, r, hook, -1, [int(h) for h in hands],
-                               int(batch.turn_up[0]), int(batch.trump[0]), [int(b) for b in bids], players)
+                like, _ = twin(Opponents(kinds, params, slots.table, 0.7, 0.0),
+                               RoundInfo(players, r, hook, int(batch.turn_up[0]), int(batch.trump[0])), -1,
+                               [int(h) for h in hands], [int(b) for b in bids], players)
                 assert got[s, g] == pytest.approx(np.log(like), abs=1e-9)
 
 

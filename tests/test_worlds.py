@@ -1,4 +1,4 @@
-"""The world sampler (``policies.worlds``, ``sim.worlds``): kernel equals twin, every world keeps the
+"""The world sampler (``policies.worlds``, ``advisor.kernels.world_batches``): kernel equals twin, every world keeps the
 rules of what a seat knows (counts, cards seen, voids, the turned-up card), and with no bid evidence
 the worlds are uniform over the consistent deals (chi-square on small enumerable cases)."""
 
@@ -14,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from play_brute import PARAMS, random_state
 
+from wizsim.advisor.kernels.world_batches import sample_worlds, sample_worlds_kernel
 from wizsim.advisor.played import make_play_question
 from wizsim.cards import FIRST_JESTER, FIRST_WIZARD, N_CARDS, SUIT_MASKS
 from wizsim.deal.reference import Stream
@@ -21,7 +22,6 @@ from wizsim.policies import make_slots, reference
 from wizsim.policies.records import RoundInfo, RoundState
 from wizsim.policies.rollout import heuristic_tricks
 from wizsim.policies.worlds import FAILED, deal_world, sample_world
-from wizsim.sim.worlds import sample_worlds, sample_worlds_kernel
 
 
 def _void_mask(voids: int) -> int:
@@ -140,9 +140,9 @@ def test_worlds_are_uniform_over_the_consistent_deals(players, cards, needs, voi
     n = 400 * len(deals)
     worlds = np.zeros((n, players), np.uint64)
     turn_ups = np.full(n, -1, np.int8)
-    ok = sample_worlds_kernel(np.uint64(11), np.int64(0), players, 0, np.uint64(0), np.uint64(unseen),
-                              np.array(needs, np.int64), np.array(voids, np.int8), np.uint64(pool), 10_000, worlds,
-                              turn_ups)
+    view = (players, 0, np.uint64(0), np.uint64(unseen), np.array(needs, np.int64), np.array(voids, np.int8),
+            np.uint64(pool))
+    ok = sample_worlds_kernel(np.uint64(11), np.int64(0), view, 10_000, worlds, turn_ups)
     assert ok
     index = {d: i for i, d in enumerate(deals)}
     counts = [0] * len(deals)

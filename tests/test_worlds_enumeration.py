@@ -1,4 +1,4 @@
-"""Play advice's exact path lists the consistent deals in a kernel (``sim.worlds.enumerate_worlds_kernel``):
+"""Play advice's exact path lists the consistent deals in a kernel (``advisor.kernels.world_batches.enumerate_worlds_kernel``):
 the same deals as its twin (``sim.reference.enumerate_worlds``), each once, and its caps on the deals and
 on the walk's work say so instead of running on."""
 
@@ -8,9 +8,9 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from wizsim.advisor.kernels.reference import enumerate_worlds
+from wizsim.advisor.kernels.world_batches import TOO_COSTLY, TOO_MANY, enumerate_worlds_kernel
 from wizsim.cards import N_CARDS, SUIT_MASKS
-from wizsim.sim.reference import enumerate_worlds
-from wizsim.sim.worlds import TOO_COSTLY, TOO_MANY, enumerate_worlds_kernel
 
 ALL = (1 << 64) - 1
 

@@ -1,4 +1,4 @@
-"""Play advice's world weights (``advisor.play.weigh_worlds`` over ``sim.evidence.world_likelihoods_kernel``):
+"""Play advice's world weights (``advisor.play.weigh_worlds`` over ``advisor.kernels.evidence.world_likelihoods_kernel``):
 on every enumerated world of small states, the likelihood of what the opponents did equals the twins'
 (``tests/play_brute.heard``: the heuristic's bid, trump and card twins weighed by the model's twins)."""
 
@@ -12,6 +12,7 @@ from wizsim.advisor.opponents import OpponentModel, opponent_names
 from wizsim.advisor.play import count_deals, enumerate_deals, weigh_worlds
 from wizsim.advisor.played import make_play_question
 from wizsim.cards import mask_to_cards
+from wizsim.policies.records import Opponents, RoundInfo, RoundState
 
 
 def _states():
@@ -100,16 +101,19 @@ def test_the_current_tricks_likelihood_is_the_twin(st, trust):
     kinds = np.ones(q.players, np.int8)
     kinds[q.me] = 0
     worlds, turn_ups = enumerate_deals(q)
+    def kernel(i, trust):
+        info = RoundInfo(a["players"], a["r"], a["hook"], np.int64(turn_ups[i]), a["trump"])
+        state = RoundState(worlds[i], a["seat_played"], a["voids"], a["trick_cards"], a["bids"], a["tricks"])
+        return k.trick_likelihood(Opponents(kinds, np.zeros((q.players, 1)), np.zeros(1), 0.0, trust), info, state,
+                                  a["me"], a["played"], a["n_in_trick"], a["leader"])
+
     for i in range(min(len(worlds), 300)):
-        got = k.trick_likelihood(kinds, trust, a["players"], a["me"], worlds[i], np.int64(turn_ups[i]), a["trump"],
-                                 a["bids"], a["tricks"], a["played"], a["voids"], a["trick_cards"], a["n_in_trick"],
-                                 a["leader"])
+        got = kernel(i, trust)
         hands = [set(int(c) for c in mask_to_cards(int(worlds[i, p]))) for p in range(q.players)]
         voids = [{suit for suit in range(4) if v >> suit & 1} for v in s.voids]
-        want = ref.trick_likelihood(kinds, trust, q.players, q.me, hands, int(turn_ups[i]), q.trump, list(q.bids),
-                                    list(s.tricks), [int(c) for c in mask_to_cards(s.played)], voids,
-                                    list(s.trick_cards), s.leader)
+        want = ref.trick_likelihood(Opponents(kinds, None, None, 0.0, trust),
+                                    RoundInfo(q.players, q.r, q.hook, int(turn_ups[i]), q.trump),
+                                    RoundState(hands, None, voids, list(s.trick_cards), list(q.bids), list(s.tricks)),
+                                    q.me, [int(c) for c in mask_to_cards(s.played)], s.leader)
         assert got == pytest.approx(want, rel=1e-12)
-        assert k.trick_likelihood(kinds, 0.0, a["players"], a["me"], worlds[i], np.int64(turn_ups[i]), a["trump"],
-                                  a["bids"], a["tricks"], a["played"], a["voids"], a["trick_cards"], a["n_in_trick"],
-                                  a["leader"]) == 1.0
+        assert kernel(i, 0.0) == 1.0

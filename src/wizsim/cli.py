@@ -571,7 +571,7 @@ def advise(hand, trump, seat, players, bids, played, hook, trump_card, samples, 
 
     if is_trump_question(trump, trump_card, seat, players, bids):
         from wizsim.advisor import advise_trump
-        from wizsim.sim.candidates import candidate_rounds_kernel
+        from wizsim.advisor.kernels.candidate_rounds import candidate_rounds_kernel
 
         if played or play_trust is not None:
             raise click.UsageError("the dealer names the trump before any card is played: leave out --played "
@@ -601,8 +601,8 @@ def advise(hand, trump, seat, players, bids, played, hook, trump_card, samples, 
         raise click.UsageError(f"--played is for play advice, once the bidding is over: give all {players} bids "
                                f"in --bids (seat 1 first, yours included)")
     from wizsim.advisor import advise as advise_bid
+    from wizsim.advisor.kernels.candidate_rounds import candidate_rounds_kernel
     from wizsim.policies.model import bid_weight
-    from wizsim.sim.candidates import candidate_rounds_kernel
 
     # round 1 is enumerated
     announce_compile("bid advice", bid_weight if len(hand) == 1 else candidate_rounds_kernel, ext=advice_ext)
@@ -696,10 +696,10 @@ def review(game, samples, seed, policy, play, rounds, learn, as_json):
     best choice given what the player knew then: the expected points lost with a 95% interval,
     costliest first, and the mean loss per decision. A decision is lost only beyond the interval.
     """
+    from wizsim.advisor.kernels.candidate_rounds import candidate_rounds_kernel
     from wizsim.advisor.play import play_kernels
     from wizsim.record import GameRecord
     from wizsim.record import review as review_game
-    from wizsim.sim.candidates import candidate_rounds_kernel
 
     record = GameRecord.load(game)
     announce_compile("review", candidate_rounds_kernel, *play_kernels(),

@@ -31,6 +31,7 @@ import numpy as np
 from wizsim.bits import bit
 from wizsim.cards import FIRST_JESTER, FIRST_WIZARD, N_RANKS, mask_to_cards
 from wizsim.policies.model import MODEL_BLIND, bid_weight, model_bid, named_trump_likelihood
+from wizsim.policies.records import RoundInfo
 from wizsim.rules.kernels import trick_winners
 
 
@@ -75,9 +76,10 @@ def seat_weights(q, model, turn_up: int, cards: np.ndarray) -> dict[int, np.ndar
     bids = np.full(q.players, -1, np.int8)
     for s, heard in enumerate(q.earlier_bids or ()):
         if model.kinds[s] != MODEL_BLIND:
-            weights[s] = np.array([bid_weight(model_bid(model.kinds[s], model.params[s], model.table, s, q.players, 1,
-                                                        bit(int(c)), turn_up, q.trump, bids, -1), heard, 1, -1,
-                                              model.bid_trust) for c in cards])
+            info = RoundInfo(q.players, 1, bool(q.hook), turn_up, q.trump)
+            weights[s] = np.array([bid_weight(model_bid(model.kinds[s], model.params[s], model.table, s, info,
+                                                        bit(int(c)), bids, -1), heard, 1, -1, model.bid_trust)
+                                   for c in cards])
         bids[s] = heard
     dealer = q.players - 1
     if q.dealer_named_trump and model.kinds[dealer] != MODEL_BLIND:

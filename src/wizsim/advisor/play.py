@@ -20,14 +20,14 @@ cards in the world plus those it already played), mixed over the table's type an
 - **exact** when every policy involved plays deterministically (the heuristic does: its plays depend
   only on what it sees) and the deals consistent with the counts and voids number at most
   ``EXACT_LIMIT`` (20,000) and, at default precision, playing them all fits the work budget below: every
-  such deal is listed (``sim.worlds.enumerate_worlds``, a kernel that gives up past ``ENUMERATION_STEPS``),
+  such deal is listed (``advisor.kernels.world_batches.enumerate_worlds``, a kernel that gives up past ``ENUMERATION_STEPS``),
   weighed by its likelihood (deals of weight 0 left out) and played out once per card. Typical: the last
   tricks, and any state where the other seats hold few cards and the undealt pile is small (late in the
   last rounds of a game). At default precision the deals go in an order drawn from the seed, piece by
   piece, the wall clock read between pieces: cut short by it, the deals played are a simple random sample
   of the consistent ones and the answer is a Monte Carlo one over them (``timed_out``, its intervals).
-- **monte-carlo** otherwise: worlds from the world sampler (``sim.worlds``), kept by rejection control
-  with weights as bid advice's (``sim.evidence``), added in doubling batches with the bid advisor's
+- **monte-carlo** otherwise: worlds from the world sampler (``advisor.kernels.world_batches``), kept by rejection control
+  with weights as bid advice's (``advisor.kernels.evidence``), added in doubling batches with the bid advisor's
   stopping rule (``advisor.sampling.separated``: the best card beats the runner-up by a paired 95%
   interval, the error spread over the looks) or, with ``samples``, exactly that many. One work budget
   covers the whole call: sampling (worlds drawn, accepted or not) and play-outs (cards played) are
@@ -198,19 +198,19 @@ def count_deals(q: PlayQuestion) -> int | None:
 
 
 def enumerate_deals(q: PlayQuestion, cap: int = EXACT_LIMIT) -> tuple[np.ndarray, np.ndarray] | None:
-    """Every consistent deal (``sim.worlds.enumerate_worlds``): worlds (n, players) uint64 (the player's own
+    """Every consistent deal (``advisor.kernels.world_batches.enumerate_worlds``): worlds (n, players) uint64 (the player's own
     hand in its column) and the turned-up card of each (n,) int8; None when there are more than ``cap`` or
     listing them would take more than ``ENUMERATION_STEPS`` steps."""
-    from wizsim.sim.worlds import enumerate_worlds
+    from wizsim.advisor.kernels.world_batches import enumerate_worlds
 
     return enumerate_worlds(q.state(), _turn_up_choices(q), cap, ENUMERATION_STEPS)
 
 
 def play_kernels() -> tuple:
     """The kernels a play-advice call runs (for the CLI's first-run compile notice)."""
-    from wizsim.sim.evaluation import evaluate_worlds_kernel
-    from wizsim.sim.evidence import world_likelihoods_kernel
-    from wizsim.sim.worlds import enumerate_worlds_kernel, sample_worlds_kernel
+    from wizsim.advisor.kernels.evidence import world_likelihoods_kernel
+    from wizsim.advisor.kernels.playouts import evaluate_worlds_kernel
+    from wizsim.advisor.kernels.world_batches import enumerate_worlds_kernel, sample_worlds_kernel
 
     return (sample_worlds_kernel, world_likelihoods_kernel, evaluate_worlds_kernel, enumerate_worlds_kernel)
 
@@ -245,8 +245,9 @@ def _conditioned(q: PlayQuestion, model) -> bool:
 def weigh_worlds(q: PlayQuestion, state, model, worlds, turn_ups, seed: int, first_index: int):
     """(likelihood, acceptance draw, model bids, whether the dealer's model may name the suit named) of each
     world under the opponents' ``model``: with the table's type in doubt (``model.doubt``, or each seat's,
-    ``model.seat_doubt``), the mixture's weight (``sim.evidence``)."""
-    from wizsim.sim.evidence import world_likelihoods_kernel
+    ``model.seat_doubt``), the mixture's weight (``advisor.kernels.evidence``)."""
+    from wizsim.advisor.kernels.evidence import world_likelihoods_kernel
+    from wizsim.policies.records import Evidence, TableDoubt
 
     a = state.kernel_args()
     n = len(worlds)
@@ -256,13 +257,28 @@ def weigh_worlds(q: PlayQuestion, state, model, worlds, turn_ups, seed: int, fir
     order = np.array(q.played or (0,), np.int8)
     seat_blind, priors = _seat_types(q, state, model)
     if n:
+        evidence = Evidence(a["bids"], a["players"], np.int64(_named_suit(q)), a["seat_played"], order,
+                            np.int64(len(q.played)))
         world_likelihoods_kernel(np.uint64(seed), np.int64(first_index), np.ascontiguousarray(worlds, np.uint64),
-                                 np.ascontiguousarray(turn_ups, np.int8), a["seat_played"], a["players"], a["r"],
-                                 a["hook"], a["me"], a["trump"], a["bids"], model.kinds, model.params, model.table,
-                                 float(model.bid_trust), float(model.play_trust), order, np.int64(len(q.played)),
-                                 np.int64(_named_suit(q)), float(model.doubt), priors, seat_blind, like, u,
-                                 model_bids, named_ok)
+                                 np.ascontiguousarray(turn_ups, np.int8), _round_info(a), a["me"], _opponents(model),
+                                 evidence, TableDoubt(float(model.doubt), priors, seat_blind),
+                                 (like, u, model_bids, named_ok))
     return like, u, model_bids, named_ok
+
+
+def _opponents(model):
+    """The opponents' ``model`` as the kernels take it (``records.Opponents``)."""
+    from wizsim.policies.records import Opponents
+
+    return Opponents(model.kinds, model.params, model.table, float(model.bid_trust), float(model.play_trust))
+
+
+def _round_info(a: dict):
+    """The round of ``PlayState.kernel_args`` as the model's kernels take it (``records.RoundInfo``; each
+    world has its own turned-up card)."""
+    from wizsim.policies.records import RoundInfo
+
+    return RoundInfo(a["players"], a["r"], a["hook"], np.int64(-1), a["trump"])
 
 
 def _weighs_named(q: PlayQuestion, model) -> bool:
@@ -279,8 +295,7 @@ def _seat_types(q: PlayQuestion, state, model) -> tuple[np.ndarray, np.ndarray]:
     a = state.kernel_args()
     players = a["players"]
     blind = np.ones(players, np.float64)
-    seat_factors(model.kinds, model.params, model.table, float(model.bid_trust), players, a["r"], a["hook"], a["me"],
-                 np.zeros(players, np.uint64), a["bids"], np.int64(players),
+    seat_factors(_opponents(model), _round_info(a), a["me"], np.zeros(players, np.uint64), a["bids"], np.int64(players),
                  np.int64(_named_suit(q) if _weighs_named(q, model) else -1), np.full(players, -1, np.int8), True,
                  blind)
     priors = np.full(players, float(model.seat_doubt))
@@ -362,7 +377,7 @@ def _exact(q: PlayQuestion, state, model, candidates: np.ndarray, seed: int, dea
     precision) the deals go in an order drawn from ``seed``, piece by piece, the clock read between pieces:
     cut short, the deals played are a simple random sample of them, and the answer is a Monte Carlo one
     over those (its intervals, its seed, ``timed_out``)."""
-    from wizsim.sim.evaluation import evaluate_worlds
+    from wizsim.advisor.kernels.playouts import evaluate_worlds
 
     worlds, turn_ups = deals
     n = len(worlds)
@@ -411,10 +426,10 @@ def _exact(q: PlayQuestion, state, model, candidates: np.ndarray, seed: int, dea
 
 
 def _draw(state, n: int, seed: int, first_index: int, clock: _Clock | None):
-    """Worlds ``first_index ..`` of the run (``sim.worlds.sample_worlds``), ``n`` of them or, with a ``clock``,
+    """Worlds ``first_index ..`` of the run (``advisor.kernels.world_batches.sample_worlds``), ``n`` of them or, with a ``clock``,
     fewer when it runs out: drawn piece by piece (a piece about ``PIECE_SECONDS`` at the pace measured), the
     clock read between pieces, at least one piece drawn. Returns (worlds, turned-up cards, cut short)."""
-    from wizsim.sim.worlds import sample_worlds
+    from wizsim.advisor.kernels.world_batches import sample_worlds
 
     if clock is None:
         return (*sample_worlds(state, n, seed, first_index=first_index), False)
@@ -435,6 +450,7 @@ def _draw(state, n: int, seed: int, first_index: int, clock: _Clock | None):
 def _monte_carlo(q: PlayQuestion, state, model, candidates: np.ndarray, seed: int, samples: int | None,
                  max_samples: int | None, clock: _Clock | None = None, budget: float = MAX_WORK,
                  worlds_out: list | None = None) -> Evaluation:
+    from wizsim.advisor.kernels.playouts import evaluate_worlds
     from wizsim.advisor.sampling import (
         FIRST_BATCH,
         MIN_DEALS,
@@ -447,7 +463,6 @@ def _monte_carlo(q: PlayQuestion, state, model, candidates: np.ndarray, seed: in
         threshold,
     )
     from wizsim.policies import policy_cost
-    from wizsim.sim.evaluation import evaluate_worlds
 
     if samples is None and clock is None:
         clock = _Clock(TIME_LIMIT)

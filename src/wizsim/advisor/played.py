@@ -150,8 +150,8 @@ class PlayQuestion(HandRound):
         }
 
     def state(self):
-        """The public state of the round as the search kernels take it (``sim.state.PlayState``)."""
-        from wizsim.sim.state import PlayState
+        """The public state of the round as the search kernels take it (``policies.records.PlayState``)."""
+        from wizsim.policies.records import PlayState
 
         return PlayState(players=self.players, r=self.r, hook=self.hook, trump=self.trump,
                          turn_up_pool=self.turn_up_pool, me=self.me, hand=self.hand_mask, bids=self.bids,

@@ -4,7 +4,7 @@ Every figure here is read off the simulation that made the advice (the same deal
 weights), never a second one:
 
 - **bid** (``bid_reasons``): each card of the hand's chance of taking a trick, for every bid, read off the
-  trick logs of the advice's own deals (``sim.candidates``'s ``won``: which of the player's cards won a
+  trick logs of the advice's own deals (``advisor.kernels.candidate_rounds``'s ``won``: which of the player's cards won a
   trick on each deal). On every deal the cards that took a trick are the tricks taken, so for each bid
   the chances add up to that bid's expected tricks (exactly, not just within the Monte Carlo error);
   round 1's exact answer has one card, whose chance is the chance of taking the trick. The bids' trick
@@ -15,7 +15,7 @@ weights), never a second one:
   deals where the two cards end the round with different tricks are grouped by the pair of trick counts;
   among those where the advised card scores more (any, when there are none) the pair met on the most
   weight is taken, and its first deal is played out again with both cards, the trick log kept
-  (``sim.evaluation``'s ``logs``: the same world, the same play stream, so the same play-out). The line
+  (``advisor.kernels.playouts``'s ``logs``: the same world, the same play stream, so the same play-out). The line
   names the first trick the player wins with one card and not with the other, and how each ends.
 - **trump** (``trump_reasons``): each suit's expected tricks at its best bid and, for the best suit, each
   card's chance of taking a trick there.
@@ -100,7 +100,7 @@ def bid_comparison(reasons: dict, chosen: int) -> dict:
 class Explained:
     """What play advice keeps to explain itself: the worlds it played out (every card on each) and how."""
 
-    state: object  # sim.state.PlayState
+    state: object  # policies.records.PlayState
     names: tuple  # each seat's policy in the play-outs
     seed: int
     worlds: np.ndarray  # (n, players) uint64, the advice's deals in the order of its table's rows
@@ -185,7 +185,7 @@ def compare_cards(advice, a: int, b: int) -> dict:
 def replay(ex: Explained, card_a: int, card_b: int, i: int) -> dict:
     """World ``i`` of the advice played out again with ``card_a`` and with ``card_b`` now, the trick logs kept:
     each as the tricks from the current one on (leader, cards in order of play, winner; seats 1-based)."""
-    from wizsim.sim.evaluation import evaluate_worlds
+    from wizsim.advisor.kernels.playouts import evaluate_worlds
 
     st = ex.state
     players, r = st.players, st.r

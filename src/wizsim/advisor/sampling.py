@@ -5,7 +5,7 @@ Deal ``i`` of a run is round index ``i`` of the seed, the same for every candida
 numbers), so per-deal differences between two bids measure their difference far more precisely than
 either bid alone. What the earlier seats' bids (and an opponent dealer's named suit) tell about their
 cards is weighed by ``policies.model`` (the likelihood of what was heard given the deal, soft unless
-``bid_trust`` is 1) and met by rejection control (``sim.evidence``): kept deals carry weights, mostly 1,
+``bid_trust`` is 1) and met by rejection control (``advisor.kernels.evidence``): kept deals carry weights, mostly 1,
 and every estimate and interval is weighted, with the effective sample size reported. The threshold
 is the 99th percentile of the first batch's likelihoods, so the answer depends only on the seed.
 
@@ -30,12 +30,12 @@ from statistics import NormalDist
 import numpy as np
 
 from wizsim._jit import compile_seconds
+from wizsim.advisor.kernels.candidate_rounds import candidate_rounds_kernel
+from wizsim.advisor.kernels.evidence import NO_NAMED, deal_likelihoods_kernel, table_types_kernel
 from wizsim.policies import make_slots
 from wizsim.policies.dispatch import kernel_ext
-from wizsim.policies.records import Fixed, Seats
+from wizsim.policies.records import Evidence, Fixed, Opponents, RoundInfo, Seats
 from wizsim.rules.api import score
-from wizsim.sim.candidates import candidate_rounds_kernel
-from wizsim.sim.evidence import NO_NAMED, deal_likelihoods_kernel, table_types_kernel
 from wizsim.sim.round import BID_FORCED, BID_FREE, TRUMP_BY_RULES
 from wizsim.stats import Z95
 
@@ -144,23 +144,35 @@ def table_types_setup(setup) -> dict:
     slots for each set of blind seats drawn (filled as they are met)."""
     from wizsim.policies.model import seat_factors
 
-    m, players = setup["model"], setup["players"]
+    players = setup["players"]
     seat_blind = np.ones(players, np.float64)
-    seat_factors(m.kinds, m.params, m.table, float(m.bid_trust), players, setup["r"], setup["hook"], setup["seat"],
-                 np.zeros(players, np.uint64), setup["fixed_bids"], np.int64(setup["n_heard"]), np.int64(setup["named"]),
-                 np.full(players, -1, np.int8), True, seat_blind)
+    seat_factors(opponents(setup), round_info(setup), setup["seat"], np.zeros(players, np.uint64), setup["fixed_bids"],
+                 np.int64(setup["n_heard"]), np.int64(setup["named"]), np.full(players, -1, np.int8), True, seat_blind)
     return dict(seat_blind=seat_blind, typed={})
 
 
 def deal_types(setup, seed: int, first_index: int, seat_model: np.ndarray):
     """(mixture weight (n,), blind seats drawn (n,) int8, one bit a seat) of deals ``first_index ..``
-    given each seat's likelihood under the model (``sim.evidence.table_types_kernel``)."""
+    given each seat's likelihood under the model (``advisor.kernels.evidence.table_types_kernel``)."""
     n = len(seat_model)
     weight = np.zeros(n, np.float64)
     blind = np.zeros(n, np.int8)
     table_types_kernel(np.uint64(seed), np.int64(first_index), np.ascontiguousarray(seat_model, np.float64),
                        setup["seat_blind"], setup["doubt"], seat_priors(setup), np.int64(setup["seat"]), weight, blind)
     return weight, blind
+
+
+def opponents(setup) -> Opponents:
+    """The opponents' model of ``setup`` as the kernels take it (``records.Opponents``)."""
+    m = setup["model"]
+    return Opponents(m.kinds, m.params, m.table, float(m.bid_trust), float(m.play_trust))
+
+
+def round_info(setup) -> RoundInfo:
+    """The round of ``setup`` as the model's kernels take it (``records.RoundInfo``; each deal has its own
+    turned-up card)."""
+    return RoundInfo(np.int64(setup["players"]), np.int64(setup["r"]), bool(setup["hook"]), np.int64(-1),
+                     np.int64(setup["trump"]))
 
 
 def seat_priors(setup) -> np.ndarray:
@@ -216,19 +228,19 @@ def blind_share(blind: np.ndarray, weights: np.ndarray | None, players: int) -> 
 
 def weigh_deals(setup, seed: int, first_index: int, n: int, per_seat: bool = False):
     """(likelihood, acceptance draw, model bids (n, players), named suit possible) of deals
-    ``first_index .. first_index + n - 1`` (see ``sim.evidence``); with ``per_seat``, a fifth: each seat's
+    ``first_index .. first_index + n - 1`` (see ``advisor.kernels.evidence``); with ``per_seat``, a fifth: each seat's
     probability of what it was heard doing under the model (n, players)."""
-    m = setup["model"]
     like = np.zeros(n, np.float64)
     u = np.zeros(n, np.float64)
     model_bids = np.zeros((n, setup["players"]), np.int8)
     named_ok = np.zeros(n, np.bool_)
     seat_model = np.ones((n if per_seat else 0, setup["players"]), np.float64)
-    deal_likelihoods_kernel(np.uint64(seed), np.int64(first_index), setup["players"], setup["r"], setup["hook"],
-                            setup["fixed_hands"], setup["turn_up_pool"], setup["seat"], np.int64(setup["trump"]),
-                            m.kinds, m.params, m.table, float(m.bid_trust), setup["fixed_bids"],
-                            np.int64(setup["n_heard"]), np.int64(setup["named"]), like, u, model_bids, named_ok,
-                            seat_model)
+    players = setup["players"]
+    evidence = Evidence(setup["fixed_bids"], np.int64(setup["n_heard"]), np.int64(setup["named"]),
+                        np.zeros(players, np.uint64), np.zeros(0, np.int8), np.int64(0))
+    deal_likelihoods_kernel(np.uint64(seed), np.int64(first_index), round_info(setup), setup["fixed_hands"],
+                            setup["turn_up_pool"], setup["seat"], opponents(setup), evidence,
+                            (like, u, model_bids, named_ok, seat_model))
     if per_seat:
         return like, u, model_bids, named_ok, seat_model
     return like, u, model_bids, named_ok

@@ -42,6 +42,7 @@ from wizsim.cards import FIRST_JESTER, FIRST_WIZARD, shorten
 from wizsim.config import MAX_PLAYERS, MIN_PLAYERS, check_count
 from wizsim.policies.heuristic import P_BID_SHIFT
 from wizsim.policies.model import MODEL_BLIND, MODEL_HEURISTIC, bids_likelihood, n_legal_bids, play_choices
+from wizsim.policies.records import Opponents, RoundInfo
 from wizsim.rules.kernels import forbidden_bid
 
 # The figures the opponents' model takes from what the game showed; the others are reported only (measured
@@ -78,14 +79,15 @@ def bid_log_likelihoods(players: int, r: int, hook: bool, hands, turn_up: int, t
     hands = np.asarray(hands, np.uint64)
     bids = np.asarray(bids, np.int8)
     model_bids = np.zeros(players, np.int8)
+    info = RoundInfo(players, r, bool(hook), int(turn_up), int(trump))
     out = np.zeros((players, len(SHIFT_GRID)))
     for s in range(players):
         kinds = np.full(players, MODEL_BLIND, np.int8)
         kinds[s] = MODEL_HEURISTIC
         for g, shift in enumerate(SHIFT_GRID):
             params[s, P_BID_SHIFT] = shift
-            out[s, g] = np.log(bids_likelihood(kinds, params, slots.table, DEFAULT_BID_TRUST, players, r, bool(hook),
-                                               -1, hands, int(turn_up), int(trump), bids, players, model_bids))
+            out[s, g] = np.log(bids_likelihood(Opponents(kinds, params, slots.table, DEFAULT_BID_TRUST, 0.0), info,
+                                               -1, hands, bids, players, model_bids))
     return out
 
 

@@ -12,17 +12,17 @@ from wizsim.cards import JESTER_MASK, SUIT_MASKS, WIZARD_MASK
 
 
 @kernel
-def expand_round_rows(round_index, hands, trump, turn_up, out_round_index, out_seat, out_n_wizards,
-                      out_n_jesters, out_n_trumps, out_turn_up, out_trump):
+def expand_round_rows(round_index, hands, trump, turn_up, out):
     """Row (i * players + s) describes seat s + 1 of round i.
 
     Parameters
     ----------
     round_index : (n,) int64; hands : (n, players) uint64, C-contiguous, seat order;
     trump, turn_up : (n,) int8 (-1 for none).
-    out_round_index : (n * players,) int64; out_seat, out_n_wizards, out_n_jesters, out_n_trumps,
-    out_turn_up, out_trump : (n * players,) int8. Filled; n_trumps counts suited trumps only.
+    out : (out_round_index, out_seat, out_n_wizards, out_n_jesters, out_n_trumps, out_turn_up, out_trump),
+    the columns: (n * players,) int64 the first, int8 the others. Filled; n_trumps counts suited trumps only.
     """
+    out_round_index, out_seat, out_n_wizards, out_n_jesters, out_n_trumps, out_turn_up, out_trump = out
     n = hands.shape[0]
     players = hands.shape[1]
     for i in range(n):

@@ -51,8 +51,8 @@ def rounds_columns(run_id: str, round_index, hands, trump, turn_up, bids, tricks
     small = {name: np.empty(m, np.int8) for name in ("seat", "n_wizards", "n_jesters", "n_trumps", "turn_up", "trump")}
     expand_round_rows(np.ascontiguousarray(round_index, dtype=np.int64), hands,
                       np.ascontiguousarray(trump, dtype=np.int8), np.ascontiguousarray(turn_up, dtype=np.int8),
-                      out_index, small["seat"], small["n_wizards"], small["n_jesters"], small["n_trumps"],
-                      small["turn_up"], small["trump"])
+                      (out_index, small["seat"], small["n_wizards"], small["n_jesters"], small["n_trumps"],
+                       small["turn_up"], small["trump"]))
     policy_idx = np.asarray(policy_idx, dtype=np.int8)
     policy_rows = np.tile(policy_idx, n) if policy_idx.ndim == 1 else policy_idx.reshape(-1)
     bid_rows = np.ascontiguousarray(bids).reshape(-1)

@@ -25,7 +25,7 @@ from wizsim.rules.kernels import is_last_round
 DEAL_STREAM = 0
 PLAY_STREAM = 1
 GAME_STREAM = 2
-WORLD_STREAM = 4  # 3 is the bid advisor's CHECK_STREAM (sim.candidates)
+WORLD_STREAM = 4  # 3 is the bid advisor's CHECK_STREAM (advisor.kernels.evidence)
 
 _GAMMA = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)

@@ -46,6 +46,9 @@ No legal observation gets weight 0 unless a trust is exactly 1, so no legal stat
 impossible: unlikely evidence only counts for less. At trust 0 every world gets the same weight, and the
 likelihoods below leave that constant factor out (they return 1). Seats are 0-based (index 0 = seat 1). The twins
 are in ``policies.reference`` (same names).
+
+The kernels take the model and what was seen as named records (``policies.records``: ``Opponents``,
+``Evidence``, ``TableDoubt`` next to the round's ``RoundInfo`` and ``RoundState``).
 """
 
 from __future__ import annotations
@@ -110,21 +113,23 @@ def card_weight(is_choice, n_legal, trust):
 
 
 @kernel
-def model_bid(kind, params, table, seat, players, r, hand, turn_up, trump, bids, forbidden):
-    """The bid the model of 0-based ``seat`` makes with ``hand`` (-1 for a blind model). ``bids``: the
-    earlier seats' bids (later entries are not read)."""
+def model_bid(kind, params, table, seat, info, hand, bids, forbidden):
+    """The bid the model of 0-based ``seat`` makes with ``hand`` (-1 for a blind model) in the round
+    ``info`` (``records.RoundInfo``). ``bids``: the earlier seats' bids (later entries are not read)."""
     if kind == MODEL_BLIND:
         return -1
-    return heuristic_bid(params, table, seat, players, r, hand, turn_up, trump, bids, forbidden)
+    return heuristic_bid(params, table, seat, info.players, info.r, hand, info.turn_up, info.trump, bids, forbidden)
 
 
 @kernel
-def bids_likelihood(kinds, params, table, trust, players, r, hook, me, hands, turn_up, trump, bids, n_heard,
-                    model_bids):
+def bids_likelihood(opponents, info, me, hands, bids, n_heard, model_bids):
     """The likelihood of the first ``n_heard`` seats' bids ``bids`` given each seat's whole hand
-    ``hands[s]`` (the cards it was dealt this round): the product of ``bid_weight`` over the seats other
-    than ``me`` whose model is not blind. ``kinds`` (players,) int8, ``params`` (players, k) float64:
-    each seat's model. ``model_bids`` (players,) int8 gets each seat's model bid (-1: not asked)."""
+    ``hands[s]`` (the cards it was dealt this round): the product of ``bid_weight`` at
+    ``opponents.bid_trust`` over the seats other than ``me`` whose model is not blind. ``opponents``: an
+    ``Opponents``; ``info``: the round's ``records.RoundInfo``. ``model_bids`` (players,) int8 gets each
+    seat's model bid (-1: not asked)."""
+    kinds, params, table, trust = opponents.kinds, opponents.params, opponents.table, opponents.bid_trust
+    players, r, hook = info.players, info.r, info.hook
     like = 1.0
     total = 0
     for s in range(players):
@@ -132,7 +137,7 @@ def bids_likelihood(kinds, params, table, trust, players, r, hook, me, hands, tu
     for s in range(n_heard):
         forbidden = forbidden_bid(hook, s, players, r, total)
         if s != me and kinds[s] != MODEL_BLIND and trust > 0.0:
-            m = model_bid(kinds[s], params[s], table, s, players, r, hands[s], turn_up, trump, bids, forbidden)
+            m = model_bid(kinds[s], params[s], table, s, info, hands[s], bids, forbidden)
             model_bids[s] = m
             like *= bid_weight(m, bids[s], r, forbidden, trust)
         total += bids[s]
@@ -169,38 +174,41 @@ def named_trump_bound(trust):
 
 
 @kernel
-def play_likelihood(kinds, trust, players, r, me, hands, turn_up, trump, bids, order, n_played):
+def play_likelihood(opponents, info, me, hands, bids, order, n_played):
     """The likelihood of the first ``n_played`` cards of ``order`` (the round's cards in order of play:
     seat 1 leads the first trick, each trick's winner the next), given the seats' whole hands
-    ``hands``: the product of ``card_weight`` over the cards of seats other than ``me`` whose model is
-    not blind, each compared with the heuristic's card in that seat's place (its hand then, the tricks
-    taken, the cards played, the trick so far and the voids shown). The cards are replayed through the
-    one trick loop (``rollout.play_tricks``), so the seat's place is the round kernel's own."""
-    return play_likelihoods(kinds, trust, players, r, me, hands, turn_up, trump, bids, order, n_played)[0]
+    ``hands``: the product of ``card_weight`` at ``opponents.play_trust`` over the cards of seats other
+    than ``me`` whose model (``opponents.kinds``) is not blind, each compared with the heuristic's card in
+    that seat's place (its hand then, the tricks taken, the cards played, the trick so far and the voids
+    shown). ``info``: the round's ``records.RoundInfo``. The cards are replayed through the one trick loop
+    (``rollout.play_tricks``), so the seat's place is the round kernel's own."""
+    return play_likelihoods(opponents, info, me, hands, bids, order, n_played)[0]
 
 
 @kernel
-def play_likelihoods(kinds, trust, players, r, me, hands, turn_up, trump, bids, order, n_played):
+def play_likelihoods(opponents, info, me, hands, bids, order, n_played):
     """(``play_likelihood``, the same cards' likelihood on the blind table): the second is the product of
     ``1 / (legal cards)`` over the same cards (those ``play_likelihood`` weighs), each chosen uniformly
     among the cards the seat could play with its hand in the world. Both are 1 at trust 0."""
-    like = np.ones((2, players), np.float64)
-    play_seat_likelihoods(kinds, trust, players, r, me, hands, turn_up, trump, bids, order, n_played, like)
+    like = np.ones((2, info.players), np.float64)
+    play_seat_likelihoods(opponents, info, me, hands, bids, order, n_played, like)
     model, blind = 1.0, 1.0
-    for s in range(players):
+    for s in range(info.players):
         model *= like[0, s]
         blind *= like[1, s]
     return model, blind
 
 
 @kernel
-def play_seat_likelihoods(kinds, trust, players, r, me, hands, turn_up, trump, bids, order, n_played, like):
+def play_seat_likelihoods(opponents, info, me, hands, bids, order, n_played, like):
     """``play_likelihoods`` seat by seat: ``like[0, s]`` (2, players) the likelihood of seat ``s``'s cards
     under its model, ``like[1, s]`` on the blind table; 1 where nothing is weighed (and at trust 0)."""
     like[:] = 1.0
+    trust = opponents.play_trust
     if trust <= 0.0:
         return
-    _replay(_replayed_card, (order, kinds, trust, me, like), players, r, hands, turn_up, trump, bids, n_played)
+    _replay(_replayed_card, (order, opponents.kinds, trust, me, like), info.players, info.r, hands, info.turn_up,
+            info.trump, bids, n_played)
 
 
 @inline_kernel
@@ -252,14 +260,17 @@ def _chosen_card(ctx, obs):
 
 
 @kernel
-def trick_likelihood(kinds, trust, players, me, hands, turn_up, trump, bids, tricks, played, voids, trick_cards,
-                     n_in_trick, leader):
-    """The likelihood of the current trick's cards so far (``trick_cards[:n_in_trick]``, led by ``leader``)
-    given the cards each seat holds now (``hands``; a card on the trick was held until it was played): the
-    product of ``card_weight`` over the cards of seats other than ``me`` whose model is not blind, each
-    compared with the heuristic's card in that seat's place (the trick before it, ``played`` less the
-    trick's later cards, its tricks taken; the voids known now). The search policy's inference from play:
-    its observation holds the current trick, not the order of the tricks before it."""
+def trick_likelihood(opponents, info, state, me, played, n_in_trick, leader):
+    """The likelihood of the current trick's cards so far (``state.trick_cards[:n_in_trick]``, led by
+    ``leader``) given the cards each seat holds now (``state.live``; a card on the trick was held until it
+    was played): the product of ``card_weight`` at ``opponents.play_trust`` over the cards of seats other
+    than ``me`` whose model is not blind, each compared with the heuristic's card in that seat's place (the
+    trick before it, ``played`` less the trick's later cards, its tricks taken; the voids known now).
+    ``info``: the round's ``records.RoundInfo``, ``state`` its ``records.RoundState``. The search policy's
+    inference from play: its observation holds the current trick, not the order of the tricks before it."""
+    kinds, trust = opponents.kinds, opponents.play_trust
+    players, turn_up, trump = info.players, info.turn_up, info.trump
+    hands, voids, trick_cards, bids, tricks = state.live, state.voids, state.trick_cards, state.bids, state.tricks
     like = 1.0
     if trust <= 0.0:
         return like
@@ -312,15 +323,17 @@ def blind_bids_likelihood(kinds, trust, players, r, hook, me, bids, n_heard, eve
 
 
 @kernel
-def seat_factors(kinds, params, table, trust, players, r, hook, me, hands, bids, n_heard, named, model_bids, blind,
-                 factors):
+def seat_factors(opponents, info, me, hands, bids, n_heard, named, model_bids, blind, factors):
     """Per 0-based seat, ``factors[s]`` the probability of what seat ``s`` was heard doing given its whole
     hand ``hands[s]``: under its model (``blind`` False), its bid (``bid_weight`` of the model bid
     ``model_bids[s]`` that ``bids_likelihood`` left there, or ``1 / n_legal_bids`` where the model's bid
     tells nothing) and, for an opponent dealer when ``named`` >= 0, the suit it named; if the seat is blind
     (``blind`` True, the same for every hand), ``1 / n_legal_bids`` and 1/4 for the suit. 1 for the
     player's own seat and the seats not heard. Under the model their product is ``bids_likelihood`` times
-    ``named_trump_likelihood`` times ``blind_bids_likelihood(..., every=False)``."""
+    ``named_trump_likelihood`` times ``blind_bids_likelihood(..., every=False)``. ``opponents``: an
+    ``Opponents`` (its ``bid_trust``); ``info``: the round's ``records.RoundInfo``."""
+    kinds, params, table, trust = opponents.kinds, opponents.params, opponents.table, opponents.bid_trust
+    players, r, hook = info.players, info.r, info.hook
     total = 0
     for s in range(players):
         factors[s] = 1.0

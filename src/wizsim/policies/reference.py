@@ -29,6 +29,7 @@ from wizsim.cards import N_CARDS, N_RANKS, card_rank, card_suit, is_jester, is_w
 from wizsim.config import MIN_PLAYERS, n_game_rounds
 from wizsim.deal.reference import Stream
 from wizsim.policies.heuristic import F_EARLIER, F_JESTER, F_SEAT, F_SIDE, F_TRUMP, F_VOID, F_WIZARD, N_FEATURES
+from wizsim.policies.records import Opponents, RoundInfo, RoundState
 from wizsim.policies.search import MAX_TRIES, P_BID_TRUST, P_DOUBLINGS, P_PLAY_TRUST, P_WORLDS
 from wizsim.rules.reference import Trick, forbidden_bid, score_round
 from wizsim.stats import Z95
@@ -337,6 +338,7 @@ def sample_world(stream: Stream, players, r, me, hand, unseen, needs, voids, poo
     twins, the bound its largest value; after ``max_tries`` the likeliest deal drawn stands (a legal
     state always gets a world)."""
     dealer = players - 1
+    opponents = Opponents(kinds, mparams, table, trust, trick[0] if trick is not None else 0.0)
     bound = 1.0
     for s in range(n_heard):
         if s != me and kinds[s] != MODEL_BLIND and trust > 0:
@@ -349,15 +351,15 @@ def sample_world(stream: Stream, players, r, me, hand, unseen, needs, voids, poo
         if turn_up == FAILED:
             continue
         whole = [_mask(set(world[s]) | set(seat_played[s])) for s in range(players)]
-        like, _ = bids_likelihood(kinds, mparams, table, trust, players, r, hook, me, whole, turn_up, trump, bids,
-                                  n_heard)
+        info = RoundInfo(players, r, hook, turn_up, trump)
+        like, _ = bids_likelihood(opponents, info, me, whole, bids, n_heard)
         if trump_evidence:
             like *= named_trump_likelihood(kinds[dealer], mparams[dealer], table, trust, players, r, whole[dealer],
                                            trump)
         if trick is not None and trick[0] > 0 and trick[3]:
             play_trust, tricks, played, cards, leader = trick
-            like *= trick_likelihood(kinds, play_trust, players, me, world, turn_up, trump, bids, tricks, played,
-                                     voids, cards, leader)
+            state = RoundState(world, seat_played, voids, cards, bids, tricks)
+            like *= trick_likelihood(opponents, info, state, me, played, leader)
         if _fraction(stream) * bound < like:
             return turn_up, tries, world
         if like > best[0]:
@@ -593,10 +595,13 @@ def card_weight(is_choice: bool, n_legal: int, trust: float) -> float:
     return (raw[0] if is_choice else rho) / sum(raw)
 
 
-def bids_likelihood(kinds, params, table, trust, players, r, hook, me, hands, turn_up, trump, bids, n_heard):
-    """(likelihood, model bids) of the first ``n_heard`` heard bids; ``hands[s]`` a mask of seat s's cards."""
+def bids_likelihood(opponents, info, me, hands, bids, n_heard):
+    """(likelihood, model bids) of the first ``n_heard`` heard bids; ``hands[s]`` a mask of seat s's cards;
+    ``opponents`` a ``records.Opponents`` (its bid trust), ``info`` a ``records.RoundInfo``."""
     from wizsim.rules.reference import forbidden_bid
 
+    kinds, params, table, trust = opponents.kinds, opponents.params, opponents.table, opponents.bid_trust
+    players, r, hook, trump = info.players, info.r, info.hook, info.trump
     like = 1.0
     model_bids = [-1] * players
     for s in range(n_heard):
@@ -614,21 +619,24 @@ def named_trump_likelihood(kind, params, table, trust, players, r, dealer_hand: 
     return trump_weight(heuristic_trump_choices(params, table, players, r, _mask_cards(dealer_hand)), named, trust)
 
 
-def play_likelihood(kinds, trust, players, r, me, hands, turn_up, trump, bids, order, n_played) -> float:
-    return play_likelihoods(kinds, trust, players, r, me, hands, turn_up, trump, bids, order, n_played)[0]
+def play_likelihood(opponents, info, me, hands, bids, order, n_played) -> float:
+    return play_likelihoods(opponents, info, me, hands, bids, order, n_played)[0]
 
 
-def play_likelihoods(kinds, trust, players, r, me, hands, turn_up, trump, bids, order, n_played):
+def play_likelihoods(opponents, info, me, hands, bids, order, n_played):
     """(the model's likelihood, the blind table's) of the cards, the products over the seats of
     ``play_seat_likelihoods``."""
-    like, blind = play_seat_likelihoods(kinds, trust, players, r, me, hands, turn_up, trump, bids, order, n_played)
+    like, blind = play_seat_likelihoods(opponents, info, me, hands, bids, order, n_played)
     return math.prod(like), math.prod(blind)
 
 
-def play_seat_likelihoods(kinds, trust, players, r, me, hands, turn_up, trump, bids, order, n_played):
+def play_seat_likelihoods(opponents, info, me, hands, bids, order, n_played):
     """Per seat (the model's likelihoods, the blind table's): replay the cards trick by trick with the rules
     twin; each card of a modelled seat other than ``me`` is weighed against the heuristic twin's choice in
-    that seat's place, and (the blind table) as one of its legal cards drawn uniformly."""
+    that seat's place, and (the blind table) as one of its legal cards drawn uniformly. ``opponents`` a
+    ``records.Opponents`` (its kinds and play trust), ``info`` a ``records.RoundInfo``."""
+    kinds, trust = opponents.kinds, opponents.play_trust
+    players, turn_up, trump = info.players, info.turn_up, info.trump
     like, blind = [1.0] * players, [1.0] * players
     if trust <= 0.0:
         return like, blind
@@ -669,12 +677,15 @@ def _replayed_choices(players, hands, turn_up, trump, bids, order, n_played, wei
         played.append(card)
 
 
-def trick_likelihood(kinds, trust, players, me, hands, turn_up, trump, bids, tricks, played, voids, trick,
-                     leader) -> float:
-    """The current trick's cards (``trick``, in order, led by ``leader``) weighed as ``play_likelihood``
-    weighs a round's: each card of a modelled seat other than ``me`` against the heuristic twin's choice
-    with the hand it held then (``hands[s]``, its cards now, plus that card), the cards played before it
-    and the voids known now."""
+def trick_likelihood(opponents, info, state, me, played, leader) -> float:
+    """The current trick's cards (``state.trick_cards``, in order, led by ``leader``) weighed as
+    ``play_likelihood`` weighs a round's: each card of a modelled seat other than ``me`` against the
+    heuristic twin's choice with the hand it held then (``state.live[s]``, the set of its cards now, plus
+    that card), the cards played before it and the voids known now (``state.voids``, sets of suits).
+    ``opponents`` a ``records.Opponents`` (its kinds and play trust), ``info`` a ``records.RoundInfo``."""
+    kinds, trust = opponents.kinds, opponents.play_trust
+    players, turn_up, trump = info.players, info.turn_up, info.trump
+    hands, voids, trick, bids, tricks = state.live, state.voids, state.trick_cards, state.bids, state.tricks
     if trust <= 0.0:
         return 1.0
     before = set(played) - set(trick)
@@ -716,12 +727,15 @@ def table_mixture(like_model: float, like_blind: float, doubt: float) -> tuple[f
     return (weight, parts["blind"] / weight) if weight > 0 else (0.0, 0.0)
 
 
-def seat_factors(kinds, params, table, trust, players, r, hook, me, hands, trump, bids, n_heard, named) -> list[float]:
+def seat_factors(opponents, info, me, hands, bids, n_heard, named) -> list[float]:
     """Per seat, P(what it was heard doing | its model, its hand): its bid's weight against the heuristic's
     bid (uniform over the legal bids when the model's bid tells nothing), times the named suit's weight for
-    an opponent dealer (``named`` >= 0); 1 for ``me`` and the seats not heard."""
+    an opponent dealer (``named`` >= 0); 1 for ``me`` and the seats not heard. ``opponents`` a
+    ``records.Opponents`` (its bid trust), ``info`` a ``records.RoundInfo``."""
     from wizsim.rules.reference import forbidden_bid
 
+    kinds, params, table, trust = opponents.kinds, opponents.params, opponents.table, opponents.bid_trust
+    players, r, hook, trump = info.players, info.r, info.hook, info.trump
     out = [1.0] * players
     for s in range(n_heard):
         if s == me:

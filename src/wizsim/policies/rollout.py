@@ -7,7 +7,7 @@ code, the best strength and its position. ``trick_status`` rebuilds those from t
 loop can start in the middle of a trick.
 
 ``play_tricks`` is the one trick loop: the round kernel's (every table but one of random players only),
-play advice's evaluator (``sim.tricks``), the search policy's play-outs and the opponents' model's
+play advice's evaluator (``advisor.kernels.playouts``), the search policy's play-outs and the opponents' model's
 replay of the cards seen all run it, each with its own way of choosing a card. ``play_card`` and
 ``close_trick`` are the one copy of what playing a card does to that state (the open table calls them
 too). ``heuristic_tricks`` plays the rest of a round with the heuristic in every seat: the search

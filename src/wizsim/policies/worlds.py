@@ -37,6 +37,7 @@ from wizsim.policies.model import (
     named_trump_likelihood,
     trick_likelihood,
 )
+from wizsim.policies.records import Opponents, RoundInfo, RoundState
 
 NO_TURN_UP = -1
 FAILED = -2  # ``deal_world`` / ``sample_world``: this try (or every try) found no world
@@ -182,6 +183,8 @@ def sample_world(rng, who, view, evidence, table, max_tries, world):
     players, r, hook, me, hand = who
     unseen, pool, needs, kinds, mparams, trust, trump_evidence = view
     voids, seat_played, trump, bids, n_heard, trick = evidence
+    play_trust, tricks, played, trick_cards, n_in_trick, leader = trick
+    opponents = Opponents(kinds, mparams, table, trust, play_trust)
     dealer = players - 1
     bound = bids_bound(kinds, trust, players, r, hook, me, bids, n_heard)
     if trump_evidence:
@@ -197,15 +200,14 @@ def sample_world(rng, who, view, evidence, table, max_tries, world):
             continue
         for s in range(players):
             whole[s] = world[s] | seat_played[s]
-        like = bids_likelihood(kinds, mparams, table, trust, players, r, hook, me, whole, tu, trump, bids, n_heard,
-                               model_bids)
+        info = RoundInfo(players, r, hook, tu, trump)
+        like = bids_likelihood(opponents, info, me, whole, bids, n_heard, model_bids)
         if trump_evidence:
             like *= named_trump_likelihood(kinds[dealer], mparams[dealer], table, trust, players, r, whole[dealer],
                                            trump)
-        play_trust, tricks, played, trick_cards, n_in_trick, leader = trick
         if play_trust > 0.0 and n_in_trick > 0:  # a card weighs at most 1: the bound stands
-            like *= trick_likelihood(kinds, play_trust, players, me, world, tu, trump, bids, tricks, played, voids,
-                                     trick_cards, n_in_trick, leader)
+            like *= trick_likelihood(opponents, info, RoundState(world, seat_played, voids, trick_cards, bids, tricks),
+                                     me, played, n_in_trick, leader)
         if (next_u64(rng) >> np.uint64(11)) * _UNIT * bound < like:
             return tu, t + 1
         if like > best_like:

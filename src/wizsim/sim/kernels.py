@@ -93,13 +93,14 @@ def simulate_games_kernel(seed, game_ids, players, hook, player_slot, slots, out
                       np.full(players, BID_FREE, dtype=np.int8), np.zeros(players, dtype=np.int8))
         game_rng = np.empty(1, dtype=np.uint64)
         for g in range(blk * GAME_BLOCK, min(blk * GAME_BLOCK + GAME_BLOCK, n)):
-            _play_game(seed, game_ids[g], g, hook, player_slot, seats, fixed, (game_rng, scratch), out, log, ext)
+            _play_game((seed, game_ids[g], g), hook, player_slot, seats, fixed, (game_rng, scratch), out, log, ext)
 
 
 @lean_kernel
-def _play_game(seed, gid, g, hook, player_slot, seats, fixed, scratch, out, log, ext):
-    """Game ``g`` (row g of the outputs, random streams of game id ``gid``); ``scratch`` = (the game's
-    stream, ``round.round_scratch``), ``seats.seat_slot`` scratch too."""
+def _play_game(game, hook, player_slot, seats, fixed, scratch, out, log, ext):
+    """The game ``game`` = (seed, gid, g): row g of the outputs, random streams of game id ``gid`` of the
+    run ``seed``; ``scratch`` = (the game's stream, ``round.round_scratch``), ``seats.seat_slot`` scratch too."""
+    seed, gid, g = game
     game_rng, rscratch = scratch
     deal_rng, play_rng = rngs = rscratch[0]
     seat_slot = seats.seat_slot

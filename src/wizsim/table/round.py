@@ -223,8 +223,8 @@ class Round:
         and how many cards each seat holds (the world sampler of play advice, ``policies.worlds``).
         The bids are not read as evidence here: every such deal is equally likely. ``rng``: a NumPy
         Generator, an int seed or None."""
+        from wizsim.policies.records import PlayState
         from wizsim.policies.worlds import FAILED, HARD_TRIES, draw_world
-        from wizsim.sim.state import PlayState
 
         seat = check_count(seat, "seat", 1, self.players)
         if not isinstance(rng, np.random.Generator):

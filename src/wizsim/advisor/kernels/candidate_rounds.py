@@ -4,7 +4,7 @@
 hand fixed and its bid forced, once for every candidate bid, from the same deal and play streams
 (common random numbers: round ``i`` depends only on (seed, i), whatever the bid). The earlier seats
 bid what was heard (``BID_FORCED``); which deals are played, and with what weight, is decided before
-by the opponents' model (``sim.evidence``).
+by the opponents' model (``advisor.kernels.evidence``).
 """
 
 from __future__ import annotations

@@ -1,10 +1,15 @@
-"""Play advice's evaluator: every candidate card played now, then the round played out, on each world.
+"""Play advice's play-outs: every candidate card played now, then the round played out, on each world.
 
 World i and candidate j: the state's arrays are copied, the seat plays ``candidates[j]``, and
-``sim.tricks.resume_tricks`` plays the rest with the opponents' policy in the other seats and the
+``resume_tricks`` plays the rest with the opponents' policy in the other seats and the
 ``play`` policy in the seat's own. Every candidate of world i uses the play stream
 ``(seed, first_index + i, PLAY_STREAM)`` from its start (common random numbers), so the differences
 between candidates are measured on the same deals and the same random choices.
+
+``resume_tricks`` plays the tricks of a round from any point of it, each card chosen by its seat's
+policy: it runs ``rollout.play_tricks``, the one trick loop (the round kernel, the search policy's
+play-outs and the opponents' model run it too), choosing each card through ``dispatch.seat_card``, with
+the search policy's deciders only when a seat plays it, as ``round.play_round`` does.
 """
 
 from __future__ import annotations
@@ -12,12 +17,49 @@ from __future__ import annotations
 import numpy as np
 from numba import prange
 
-from wizsim._jit import lean_kernel, parallel_kernel
+from wizsim._jit import inline_kernel, lean_kernel, parallel_kernel
 from wizsim.bits import bit
 from wizsim.deal.kernels import PLAY_STREAM, stream_key
+from wizsim.policies.dispatch import any_search, seat_card
 from wizsim.policies.records import Log, RoundInfo, RoundState, Seats
-from wizsim.policies.rollout import play_card, trick_status
-from wizsim.sim.tricks import resume_tricks
+from wizsim.policies.rollout import play_card, play_tricks, trick_status
+
+
+@lean_kernel
+def resume_tricks(info, seats, play_rng, state, n, leader, played, log, ext):
+    """Play the round to its end from the given state (``info`` its ``records.RoundInfo``, ``state`` its
+    ``records.RoundState``, advanced in place; ``n`` cards of the current trick down, led by ``leader``;
+    ``played`` the mask of every card played so far), the seats' policies ``seats`` (``records.Seats``)
+    drawing from ``play_rng``.
+
+    log : ``records.Log``, written as the round kernel writes it. ext: as ``round.play_round``'s (None:
+    compiled without the search policy's code)."""
+    a = (info, seats, play_rng, state, n, leader, played, log)
+    if ext is None:
+        _resume(None, None, a)
+    else:
+        _resume_ext(ext[0], ext[1], a)
+
+
+@lean_kernel
+def _resume_ext(search, user, a):
+    """``resume_tricks`` with ``ext`` unpacked (as ``round._play_round_ext``)."""
+    if user is None:
+        if search is not None and any_search(a[0].players, a[1]):
+            _resume(search, None, a)
+        else:
+            _resume(None, None, a)
+    elif search is None:
+        _resume(None, user, a)
+    else:
+        _resume(search, user, a)
+
+
+@inline_kernel
+def _resume(search, user, a):
+    """``resume_tricks`` with the deciders' ``search, user``: the trick loop compiled for them."""
+    info, seats, play_rng, state, n, leader, played, log = a
+    play_tricks(seat_card, (seats, play_rng, search, user), info, state, n, leader, played, info.r * info.players, log)
 
 
 @parallel_kernel
@@ -25,7 +67,7 @@ def evaluate_worlds_kernel(seed, first_index, worlds, turn_ups, candidates, star
     """``out[i, j]``: the seat ``me``'s tricks at the end of the round on world i after playing
     ``candidates[j]`` now. worlds (n, players) uint64 (the seat's own hand in its column), turn_ups (n,)
     int8, candidates (k,) int8; ``start`` = (info, state, me, n_in_trick, leader, played), the state as
-    ``sim.state.PlayState.kernel_records`` gives it (``info.turn_up`` is each world's); seats
+    ``records.PlayState.kernel_records`` gives it (``info.turn_up`` is each world's); seats
     (``records.Seats``) and ext as ``round.play_round``'s. logs: (n, k, r * players + 2 r) int8, each
     play-out's trick log (the cards from the one after ``candidates[j]`` on at their place in the order of
     play, then each trick's leader, then its winner, from the current trick on; the rest untouched:

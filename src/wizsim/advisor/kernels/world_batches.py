@@ -1,10 +1,10 @@
-"""Play advice's world sampler: batches of worlds for a ``sim.state.PlayState``, consistent with the hard
+"""Play advice's world sampler: batches of worlds for a ``policies.records.PlayState``, consistent with the hard
 facts only (the counts, the cards seen, the voids shown and the turned-up card).
 
 The sampling itself is ``policies.worlds.draw_world`` (uniform over the consistent deals); this module
 runs it over a batch with one stream per world, ``(seed, first_index + i, WORLD_STREAM)``, so world i is
 the same whatever the batch split. What the opponents' bids and cards tell is weighed afterwards by the
-opponents' model (``sim.evidence``).
+opponents' model (``advisor.kernels.evidence``).
 
 ``enumerate_worlds_kernel`` lists every consistent deal instead (play advice's exact path), up to a cap
 on the deals and on the work: a depth-first walk over the seats, the seat with the fewest cards it may
@@ -29,9 +29,11 @@ TOO_COSTLY = -2  # ... or more steps of the walk than allowed
 
 
 @kernel
-def sample_worlds_kernel(seed, first_index, players, me, hand, unseen, needs, voids, pool, max_tries, worlds, turn_ups):
+def sample_worlds_kernel(seed, first_index, view, max_tries, worlds, turn_ups):
     """Worlds ``first_index .. first_index + n - 1`` into ``worlds`` (n, players) uint64 and ``turn_ups``
-    (n,) int8; returns whether every world was found."""
+    (n,) int8 for the seat's ``view`` = (players, me, hand, unseen, needs, voids, pool), ``draw_world``'s
+    arguments (``PlayState.kernel_args``); returns whether every world was found."""
+    players, me, hand, unseen, needs, voids, pool = view
     rng = np.empty(1, np.uint64)
     for i in range(worlds.shape[0]):
         rng[0] = stream_key(seed, first_index + i, WORLD_STREAM)
@@ -50,8 +52,8 @@ def sample_worlds(state, n: int, seed: int, first_index: int = 0):
     a = state.kernel_args()
     worlds = np.zeros((n, state.players), np.uint64)
     turn_ups = np.full(n, -1, np.int8)
-    ok = sample_worlds_kernel(np.uint64(seed), np.int64(first_index), a["players"], a["me"], a["hand"], a["unseen"],
-                              a["needs"], a["voids"], a["pool"], np.int64(HARD_TRIES), worlds, turn_ups)
+    view = (a["players"], a["me"], a["hand"], a["unseen"], a["needs"], a["voids"], a["pool"])
+    ok = sample_worlds_kernel(np.uint64(seed), np.int64(first_index), view, np.int64(HARD_TRIES), worlds, turn_ups)
     if not ok:
         raise AdviceError("no deal of the unseen cards fits what was played: the seats that showed a void "
                           "cannot hold the cards left")

@@ -124,7 +124,7 @@ def _suit_base(hand, s, trump):
     return F_SIDE + (min(popcount(hand & SUIT_MASKS[s]), N_LENGTH_BUCKETS) - 1) * N_RANKS
 
 
-@kernel
+@inline_kernel
 def _hand_walk(table, row, hand, trump, seat, players, r, bids, out):
     """The features of ``hand`` in a fixed order (Wizards, Jesters, suits 0..3 with ranks ascending, voids,
     earlier bids, seat): returns the sum of their values in ``table[row:row + N_FEATURES]``, the order that
@@ -287,17 +287,18 @@ def _pick_max(mask, trump):
     return lowest_bit(mask)
 
 
-@kernel
+@inline_kernel
 def _pick_low(mask, trump, side_rank):
     """The lowest-ranked side card of a non-empty ``mask`` when its rank is at most ``side_rank`` or ``mask``
     holds no Jester, else a Jester, else the lowest card (the lowest trump, else a Wizard; the lowest id
     among equals)."""
-    side = mask & _SUITED_MASK & ~_trump_mask(trump)
-    if side != ZERO:
-        rank = lowest_bit(_fold(side))
-        if rank <= side_rank or mask & JESTER_MASK == ZERO:
-            return lowest_bit(side & _RANK_ACROSS[rank])
     j = mask & JESTER_MASK
+    if j == ZERO or side_rank >= 0:  # (a Jester and no rank at most side_rank: the side cards do not matter)
+        side = mask & _SUITED_MASK & ~_trump_mask(trump)
+        if side != ZERO:
+            rank = lowest_bit(_fold(side))
+            if rank <= side_rank or j == ZERO:
+                return lowest_bit(side & _RANK_ACROSS[rank])
     if j != ZERO:
         return lowest_bit(j)
     return lowest_bit(mask)

@@ -373,8 +373,11 @@ def step_kernel(seed, actions, cfg, opp, st, out, scratch):
         if scal[i, S_PHASE] != PH_OVER and not is_legal(out.legal, i, actions[i]):
             return i
     for i in range(n):
-        for k in range(rewards.shape[1]):
-            rewards[i, k] = 0.0
+        if opp is None:
+            for k in range(players):
+                rewards[i, k] = 0.0
+        else:
+            rewards[i, 0] = 0.0
         if scal[i, S_PHASE] == PH_OVER:  # finished and not reset: the action is ignored
             dones[i] = True
             continue

@@ -395,10 +395,8 @@ def step_kernel(seed, actions, cfg, opp, st, out, scratch):
                 rewards[i, 0] = rules.score_round(st.bids[i, s], st.tricks[i, s])
             if auto_reset:
                 scal[i, S_EP] += 1
-                if opp is None:
-                    reset_row(seed, scal[i, S_EP] * n + i, players, r, -1, st, i, scratch)
-                else:
-                    reset_row(seed, scal[i, S_EP] * n + i, players, r, fixed_seat, st, i, scratch)
+                reset_row(seed, scal[i, S_EP] * n + i, players, r, fixed_seat, st, i, scratch)  # -1 in self-play
+                if opp is not None:
                     opponents_play(players, r, hook, opp, st, i)
         if opp is None:
             observe_row(players, r, hook, NO_OPPONENT, st, out, i)

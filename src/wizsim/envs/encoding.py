@@ -62,25 +62,22 @@ MAX_PLAYERS = 6
 MAX_ROUND = 20
 N_SUITS = 4
 
-HAND = 0
-TRICK = HAND + N_CARDS
-PLAYED = TRICK + MAX_PLAYERS * N_CARDS
-TURN_UP = PLAYED + N_CARDS
+# The tensor's fields in order, each with its size (the docstring's table): each field's offset is the sum of
+# the sizes before it. ``FIELDS`` (name -> (offset, size)) cuts a tensor into them for people reading one
+# (``fields(tensor)``).
+FIELDS: dict[str, tuple[int, int]] = {}
+for _name, _size in (("hand", N_CARDS), ("trick", MAX_PLAYERS * N_CARDS), ("played", N_CARDS),
+                     ("turn_up", N_CARDS + 1), ("trump", 6), ("bid_made", MAX_PLAYERS), ("bid", MAX_PLAYERS),
+                     ("tricks", MAX_PLAYERS), ("voids", MAX_PLAYERS * N_SUITS), ("round", 1), ("players", 4),
+                     ("hook", 1), ("seat", MAX_PLAYERS), ("leader", MAX_PLAYERS), ("phase", 4)):
+    FIELDS[_name] = (sum(size for _, size in FIELDS.values()), _size)
+del _name, _size
+(HAND, TRICK, PLAYED, TURN_UP, TRUMP, BID_MADE, BID, TRICKS, VOIDS, ROUND, PLAYERS, HOOK, SEAT, LEADER,
+ PHASE) = (offset for offset, _ in FIELDS.values())
+OBS_DIM = PHASE + FIELDS["phase"][1]
 TURN_UP_NONE = TURN_UP + N_CARDS
-TRUMP = TURN_UP + N_CARDS + 1
 TRUMP_NONE = TRUMP + 4
 TRUMP_UNNAMED = TRUMP + 5
-BID_MADE = TRUMP + 6
-BID = BID_MADE + MAX_PLAYERS
-TRICKS = BID + MAX_PLAYERS
-VOIDS = TRICKS + MAX_PLAYERS
-ROUND = VOIDS + MAX_PLAYERS * N_SUITS
-PLAYERS = ROUND + 1
-HOOK = PLAYERS + 4
-SEAT = HOOK + 1
-LEADER = SEAT + MAX_PLAYERS
-PHASE = LEADER + MAX_PLAYERS
-OBS_DIM = PHASE + 4
 
 PHASES = ("trump", "bid", "card", "over")
 PHASE_CODE = {p: i for i, p in enumerate(PHASES)}
@@ -88,16 +85,6 @@ PHASE_CODE = {p: i for i, p in enumerate(PHASES)}
 BID_ACTION = N_CARDS
 TRUMP_ACTION = BID_ACTION + MAX_ROUND + 1
 N_ACTIONS = TRUMP_ACTION + N_SUITS
-
-# Named slices of the tensor, for people reading one (``fields(tensor)``).
-FIELDS = {
-    "hand": (HAND, N_CARDS), "trick": (TRICK, MAX_PLAYERS * N_CARDS), "played": (PLAYED, N_CARDS),
-    "turn_up": (TURN_UP, N_CARDS + 1), "trump": (TRUMP, 6), "bid_made": (BID_MADE, MAX_PLAYERS),
-    "bid": (BID, MAX_PLAYERS), "tricks": (TRICKS, MAX_PLAYERS), "voids": (VOIDS, MAX_PLAYERS * N_SUITS),
-    "round": (ROUND, 1), "players": (PLAYERS, 4), "hook": (HOOK, 1), "seat": (SEAT, MAX_PLAYERS),
-    "leader": (LEADER, MAX_PLAYERS), "phase": (PHASE, 4),
-}
-assert sum(size for _, size in FIELDS.values()) == OBS_DIM
 
 
 def fields(tensor) -> dict[str, np.ndarray]:

@@ -49,13 +49,13 @@ from __future__ import annotations
 
 import numpy as np
 
-try:
+from wizsim.envs._extra import needs_extra
+
+with needs_extra("wizsim.envs.gym", "Gymnasium"):
     import gymnasium
     from gymnasium import spaces
     from gymnasium.vector import AutoresetMode
     from gymnasium.vector.utils import batch_space
-except ImportError as err:  # the optional extra
-    raise ImportError(f"wizsim.envs.gym needs Gymnasium: pip install 'wizsim[rl]' ({err})") from err
 
 from wizsim.cards import format_cards
 from wizsim.config import ConfigError, check_count, n_game_rounds

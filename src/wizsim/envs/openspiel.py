@@ -24,10 +24,10 @@ from __future__ import annotations
 
 import numpy as np
 
-try:
+from wizsim.envs._extra import needs_extra
+
+with needs_extra("wizsim.envs.openspiel", "OpenSpiel"):
     import pyspiel
-except ImportError as err:  # the optional extra
-    raise ImportError(f"wizsim.envs.openspiel needs OpenSpiel: pip install 'wizsim[rl]' ({err})") from err
 
 from wizsim.cards import N_CARDS
 from wizsim.config import check_count, n_game_rounds

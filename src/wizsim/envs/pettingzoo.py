@@ -20,11 +20,11 @@ from __future__ import annotations
 
 import numpy as np
 
-try:
+from wizsim.envs._extra import needs_extra
+
+with needs_extra("wizsim.envs.pettingzoo", "PettingZoo and Gymnasium"):
     from gymnasium import spaces
     from pettingzoo import AECEnv
-except ImportError as err:  # the optional extra
-    raise ImportError(f"wizsim.envs.pettingzoo needs PettingZoo and Gymnasium: pip install 'wizsim[rl]' ({err})") from err
 
 from wizsim.cards import format_card, format_cards
 from wizsim.config import check_count, n_game_rounds

@@ -3,8 +3,8 @@ players' ``decide``, ``encoding.encode_observation``): the same interface and th
 from the open table's documentation (docs/guide/players.md) rather than from the kernels. Slow, and only for the tests that pin the
 kernels to them.
 
-- ``ReferenceVectorEnv``: the twin of ``VectorEnv`` (``reset_kernel``, ``step_kernel``,
-  ``step_opponents_kernel``, ``encode_row``, ``mask_row``);
+- ``ReferenceVectorEnv``: the twin of ``VectorEnv`` (``reset_kernel``, ``step_kernel``, ``encode_row``,
+  ``mask_row``);
 - ``sample_actions``: the twin of ``sample_kernel``.
 """
 

@@ -359,39 +359,12 @@ def reset_kernel(seed, rows, cfg, opp, st, out, scratch):
 
 
 @lean_kernel
-def step_kernel(seed, actions, cfg, st, out, scratch):
-    """Self-play: one action per row for its current seat; ``out.rewards`` (n, players) float32, each seat's
-    score in the step that ends its round; ``out.dones`` (n,) bool. Returns -1, or the first row whose action
-    is illegal (then no row is stepped). Arguments as ``reset_kernel``'s."""
-    players, r, hook, _, auto_reset = cfg
-    scal, rewards, dones = st.scal, out.rewards, out.dones
-    n = scal.shape[0]
-    for i in range(n):
-        if scal[i, S_PHASE] != PH_OVER and not is_legal(out.legal, i, actions[i]):
-            return i
-    for i in range(n):
-        for k in range(players):
-            rewards[i, k] = 0.0
-        if scal[i, S_PHASE] == PH_OVER:  # finished and not reset: the action is ignored
-            dones[i] = True
-            continue
-        dones[i] = False
-        apply_action(players, r, st, i, actions[i])
-        if scal[i, S_PHASE] == PH_OVER:
-            dones[i] = True
-            for s in range(players):
-                rewards[i, s] = rules.score_round(st.bids[i, s], st.tricks[i, s])
-            if auto_reset:
-                scal[i, S_EP] += 1
-                reset_row(seed, scal[i, S_EP] * n + i, players, r, -1, st, i, scratch)
-        observe_row(players, r, hook, NO_OPPONENT, st, out, i)
-    return -1
-
-
-@lean_kernel
-def step_opponents_kernel(seed, actions, cfg, opp, st, out, scratch):
-    """Against built-in opponents: the learner's action in each row, then the opponents' until the learner's
-    next decision; ``out.rewards`` (n, 1) float32, the learner's score. Otherwise as ``step_kernel``. (Lean
+def step_kernel(seed, actions, cfg, opp, st, out, scratch):
+    """One action per row for its current seat, then, with built-in opponents (``opp`` an ``Opponents``),
+    theirs until the learner's next decision; ``opp`` None (the type) is self-play, and the opponents' code
+    is then not compiled in. ``out.rewards``: self-play (n, players) float32, each seat's score in the step
+    that ends its round; with opponents (n, 1), the learner's score. ``out.dones`` (n,) bool. Returns -1, or
+    the first row whose action is illegal (then no row is stepped). Arguments as ``reset_kernel``'s. (Lean
     too: the opponents' policies, which allocate, count in ``opponents_play``.)"""
     players, r, hook, fixed_seat, auto_reset = cfg
     scal, rewards, dones = st.scal, out.rewards, out.dones
@@ -400,22 +373,35 @@ def step_opponents_kernel(seed, actions, cfg, opp, st, out, scratch):
         if scal[i, S_PHASE] != PH_OVER and not is_legal(out.legal, i, actions[i]):
             return i
     for i in range(n):
-        rewards[i, 0] = 0.0
-        if scal[i, S_PHASE] == PH_OVER:
+        if opp is None:
+            for k in range(players):
+                rewards[i, k] = 0.0
+        else:
+            rewards[i, 0] = 0.0
+        if scal[i, S_PHASE] == PH_OVER:  # finished and not reset: the action is ignored
             dones[i] = True
             continue
         dones[i] = False
         apply_action(players, r, st, i, actions[i])
-        opponents_play(players, r, hook, opp, st, i)
+        if opp is not None:
+            opponents_play(players, r, hook, opp, st, i)
         if scal[i, S_PHASE] == PH_OVER:
             dones[i] = True
-            s = scal[i, S_LEARNER]
-            rewards[i, 0] = rules.score_round(st.bids[i, s], st.tricks[i, s])
+            if opp is None:
+                for s in range(players):
+                    rewards[i, s] = rules.score_round(st.bids[i, s], st.tricks[i, s])
+            else:
+                s = scal[i, S_LEARNER]
+                rewards[i, 0] = rules.score_round(st.bids[i, s], st.tricks[i, s])
             if auto_reset:
                 scal[i, S_EP] += 1
-                reset_row(seed, scal[i, S_EP] * n + i, players, r, fixed_seat, st, i, scratch)
-                opponents_play(players, r, hook, opp, st, i)
-        observe_row(players, r, hook, opp.kind, st, out, i)
+                reset_row(seed, scal[i, S_EP] * n + i, players, r, fixed_seat, st, i, scratch)  # -1 in self-play
+                if opp is not None:
+                    opponents_play(players, r, hook, opp, st, i)
+        if opp is None:
+            observe_row(players, r, hook, NO_OPPONENT, st, out, i)
+        else:
+            observe_row(players, r, hook, opp.kind, st, out, i)
     return -1
 
 
@@ -524,11 +510,8 @@ class VectorEnv:
             raise RuntimeError("call reset() before step(): some rows hold no round yet")
         a = self._actions
         a[:] = checked
-        if self.opponents is None:
-            bad = step_kernel(np.uint64(self.seed), a, self._cfg, self._rows, self._out, self._scratch)
-        else:
-            bad = step_opponents_kernel(np.uint64(self.seed), a, self._cfg, self._opp, self._rows, self._out,
-                                        self._scratch)
+        opp = None if self.opponents is None else self._opp
+        bad = step_kernel(np.uint64(self.seed), a, self._cfg, opp, self._rows, self._out, self._scratch)
         if bad >= 0:
             raise ValueError(f"action {int(a[bad])} is not legal in row {bad} (seat {int(self.seat[bad])}): legal are "
                              f"{[a for a in range(N_ACTIONS) if int(self._legal[bad, a >> 6]) >> (a & 63) & 1]}; no row was stepped")

@@ -124,17 +124,18 @@ def _suit_base(hand, s, trump):
     return F_SIDE + (min(popcount(hand & SUIT_MASKS[s]), N_LENGTH_BUCKETS) - 1) * N_RANKS
 
 
-@kernel
-def hand_value(table, row, hand, trump, seat, players, r, bids):
-    """Estimated tricks of ``hand``: the sum of its features' values in ``table[row:row + N_FEATURES]``.
-
-    ``bids`` (players,) int8 holds the earlier seats' bids (seats < ``seat``). The sum runs in a fixed
-    order (Wizards, Jesters, suits 0..3 with ranks ascending, voids, earlier bids, seat) so that the
-    reference twin gets the same float.
-    """
+@inline_kernel
+def _hand_walk(table, row, hand, trump, seat, players, r, bids, out):
+    """The features of ``hand`` in a fixed order (Wizards, Jesters, suits 0..3 with ranks ascending, voids,
+    earlier bids, seat): returns the sum of their values in ``table[row:row + N_FEATURES]``, the order that
+    gives the reference twin the same float, and adds each feature's count to ``out`` (N_FEATURES,) float64
+    unless ``out`` is None (the type: then none of that code is compiled, as for ``hand_value``)."""
     n_wiz, n_jes, n_trump, n_void, excess = _hand_counts(hand, trump, seat, players, r, bids)
     v = n_wiz * table[row + F_WIZARD]
     v += n_jes * table[row + F_JESTER]
+    if out is not None:
+        out[F_WIZARD] += n_wiz
+        out[F_JESTER] += n_jes
     for s in range(4):
         m = hand & SUIT_MASKS[s]
         base = _suit_base(hand, s, trump) - s * N_RANKS
@@ -142,29 +143,36 @@ def hand_value(table, row, hand, trump, seat, players, r, bids):
             c = lowest_bit(m)
             m &= m - ONE
             v += table[row + base + c]
+            if out is not None:
+                out[base + c] += 1.0
     v += n_void * table[row + F_VOID]
     v += excess * table[row + F_EARLIER]
     v += table[row + F_SEAT + seat]
+    if out is not None:
+        out[F_VOID] += n_void
+        out[F_EARLIER] += excess
+        out[F_SEAT + seat] += 1.0
     return v
+
+
+@kernel
+def hand_value(table, row, hand, trump, seat, players, r, bids):
+    """Estimated tricks of ``hand``: the sum of its features' values in ``table[row:row + N_FEATURES]``.
+
+    ``bids`` (players,) int8 holds the earlier seats' bids (seats < ``seat``); the features and their order
+    are ``_hand_walk``'s.
+    """
+    return _hand_walk(table, row, hand, trump, seat, players, r, bids, None)
+
+
+_NO_VALUES = np.zeros(N_FEATURES)
 
 
 @kernel
 def hand_features(hand, trump, seat, players, r, bids, out):
     """Add the feature counts of ``hand`` to ``out`` (N_FEATURES,) float64: the derivation script's
-    regressors, the same ones ``hand_value`` weighs."""
-    n_wiz, n_jes, n_trump, n_void, excess = _hand_counts(hand, trump, seat, players, r, bids)
-    out[F_WIZARD] += n_wiz
-    out[F_JESTER] += n_jes
-    for s in range(4):
-        m = hand & SUIT_MASKS[s]
-        base = _suit_base(hand, s, trump) - s * N_RANKS
-        while m != ZERO:
-            c = lowest_bit(m)
-            m &= m - ONE
-            out[base + c] += 1.0
-    out[F_VOID] += n_void
-    out[F_EARLIER] += excess
-    out[F_SEAT + seat] += 1.0
+    regressors, the same ones ``hand_value`` weighs (one walk, ``_hand_walk``)."""
+    _hand_walk(_NO_VALUES, 0, hand, trump, seat, players, r, bids, out)
 
 
 @kernel
@@ -279,18 +287,28 @@ def _pick_max(mask, trump):
     return lowest_bit(mask)
 
 
+@inline_kernel
+def _pick_low(mask, trump, side_rank):
+    """The lowest-ranked side card of a non-empty ``mask`` when its rank is at most ``side_rank`` or ``mask``
+    holds no Jester, else a Jester, else the lowest card (the lowest trump, else a Wizard; the lowest id
+    among equals)."""
+    j = mask & JESTER_MASK
+    if j == ZERO or side_rank >= 0:  # (a Jester and no rank at most side_rank: the side cards do not matter)
+        side = mask & _SUITED_MASK & ~_trump_mask(trump)
+        if side != ZERO:
+            rank = lowest_bit(_fold(side))
+            if rank <= side_rank or j == ZERO:
+                return lowest_bit(side & _RANK_ACROSS[rank])
+    if j != ZERO:
+        return lowest_bit(j)
+    return lowest_bit(mask)
+
+
 @kernel
 def _pick_min(mask, trump):
     """The weakest card of a non-empty ``mask``: a Jester, else the lowest-ranked side card, else the
     lowest trump, else a Wizard (the lowest id among equals)."""
-    j = mask & JESTER_MASK
-    if j != ZERO:
-        return lowest_bit(j)
-    tm = _trump_mask(trump)
-    side = mask & _SUITED_MASK & ~tm
-    if side != ZERO:
-        return lowest_bit(side & _RANK_ACROSS[lowest_bit(_fold(side))])
-    return lowest_bit(mask)
+    return _pick_low(mask, trump, -1)
 
 
 @kernel
@@ -298,16 +316,7 @@ def _pick_discard(mask, trump):
     """The card a player who still wants tricks gives away: a side card up to 8, else a Jester (worth
     keeping as an escape, but less than a high card), else the lowest side card, else the lowest trump,
     else a Wizard."""
-    tm = _trump_mask(trump)
-    side = mask & _SUITED_MASK & ~tm
-    if side != ZERO:
-        rank = lowest_bit(_fold(side))
-        if rank <= 6 or mask & JESTER_MASK == ZERO:
-            return lowest_bit(side & _RANK_ACROSS[rank])
-    j = mask & JESTER_MASK
-    if j != ZERO:
-        return lowest_bit(j)
-    return lowest_bit(mask)
+    return _pick_low(mask, trump, 6)
 
 
 @kernel

@@ -164,15 +164,26 @@ def add_cards(x, at, mask, trump):
 
 
 @kernel
+def start_features(obs, x, at_hand, at_turn):
+    """Zero ``x``, then the seat's hand (a count per kind from ``at_hand``) and the turned-up card (one-hot
+    from ``at_turn``; slot ``at_turn + N_KINDS`` when none): what the card and bid networks' inputs share."""
+    x[:] = 0.0
+    add_cards(x, at_hand, obs.hand, obs.trump)
+    if obs.turn_up >= 0:
+        x[at_turn + card_kind(obs.turn_up, obs.trump)] = 1.0
+    else:
+        x[at_turn + N_KINDS] = 1.0
+
+
+@kernel
 def card_features(obs, x):
     """Fill ``x`` (D_CARD,) float64 with the card network's input for ``obs`` (see the module docstring)."""
-    x[:] = 0.0
+    start_features(obs, x, C_HAND, C_TURN)
     trump = obs.trump
     players = obs.players
     seat = obs.seat
     r = obs.r
     n = obs.n_in_trick
-    add_cards(x, C_HAND, obs.hand, trump)
     add_cards(x, C_PLAYED, obs.played, trump)
     for i in range(n):
         x[C_TRICK + card_kind(obs.trick_cards[i], trump)] += 1.0
@@ -182,10 +193,6 @@ def card_features(obs, x):
         x[C_WINNER + (players - (n - obs.winning_pos)) % players] = 1.0
     else:
         x[C_WIN + N_KINDS] = 1.0
-    if obs.turn_up >= 0:
-        x[C_TURN + card_kind(obs.turn_up, trump)] = 1.0
-    else:
-        x[C_TURN + N_KINDS] = 1.0
     led = obs.led
     if led == LED_NONE:
         x[C_LED] = 1.0
@@ -224,22 +231,14 @@ def card_features(obs, x):
 @kernel
 def bid_features(obs, x):
     """Fill ``x`` (D_BID,) float64 with the bid network's input for ``obs``."""
-    x[:] = 0.0
-    trump = obs.trump
-    players = obs.players
+    start_features(obs, x, B_HAND, B_TURN)
     seat = obs.seat
-    r = obs.r
-    add_cards(x, B_HAND, obs.hand, trump)
-    if obs.turn_up >= 0:
-        x[B_TURN + card_kind(obs.turn_up, trump)] = 1.0
-        if N_SUITED <= obs.turn_up < N_SUITED + 4:
-            x[B_NAMED] = 1.0
-    else:
-        x[B_TURN + N_KINDS] = 1.0
-    if trump < 0:
+    if N_SUITED <= obs.turn_up < N_SUITED + 4:
+        x[B_NAMED] = 1.0
+    if obs.trump < 0:
         x[B_NOTRUMP] = 1.0
-    x[B_PLAYERS + players - 3] = 1.0
-    x[B_R + r - 1] = 1.0
+    x[B_PLAYERS + obs.players - 3] = 1.0
+    x[B_R + obs.r - 1] = 1.0
     x[B_SEAT + seat] = 1.0
     earlier = 0
     for k in range(1, seat + 1):
@@ -247,7 +246,7 @@ def bid_features(obs, x):
         earlier += b
         if k <= 5:
             x[B_EARLIER + (k - 1) * 6 + min(b, 5)] = 1.0
-    x[B_EXCESS] = (earlier - seat * r / players) / r
+    x[B_EXCESS] = (earlier - seat * obs.r / obs.players) / obs.r
     x[B_HOOK] = 1.0 if obs.hook else 0.0
 
 

@@ -58,6 +58,16 @@ def _uniform(rng):
 
 
 @kernel
+def _next_row(counts, which):
+    """The row of ``out`` the next example of ``which`` (0 bid, 1 card, 2 trump) goes to, counted; its inputs
+    are written into that row directly (the features in float64, each stored as float32: the same values as
+    through a float64 buffer)."""
+    i = counts[which]
+    counts[which] += 1
+    return i
+
+
+@kernel
 def _card_choice(ctx, obs):
     """``play_tricks``'s chooser: record the decision (with probability ``p_card``), then the behaviour's card."""
     kind, params, table, rng, eps, p_card, live, out, counts = ctx
@@ -70,11 +80,8 @@ def _card_choice(ctx, obs):
         m &= m - np.uint64(1)
         kinds |= bit(card_kind(c, trump))
     if kinds & (kinds - np.uint64(1)) != ZERO and _uniform(rng) < p_card:
-        i = counts[1]
-        counts[1] += 1
-        x = np.empty(D_CARD)
-        card_features(obs, x)
-        out[2][i] = x
+        i = _next_row(counts, 1)
+        card_features(obs, out[2][i])
         k = 0
         cands = np.empty(N_KINDS, np.int64)
         done = ZERO
@@ -134,12 +141,9 @@ def label_round(seed, index, kind, params, table, eps, p_card, out, counts):
     trump = trump_of_turn_up(turn_up)
     state = RoundState(hands.copy(), seat_played, voids, trick_cards, bids, tricks)
     if trump == DEALER_NAMES:
-        i = counts[2]
-        counts[2] += 1
-        x = np.empty(D_TRUMP)
+        i = _next_row(counts, 2)
         for s in range(4):
-            trump_features(hands[dealer], players, r, s, x)
-            out[4][i, s] = x
+            trump_features(hands[dealer], players, r, s, out[4][i, s])
         row = np.empty(4)
         ctx = (params, table, players, r, hook, turn_up, dealer, 0, bids, cands[:4], 0, True,
                _scratch(players))
@@ -154,11 +158,8 @@ def label_round(seed, index, kind, params, table, eps, p_card, out, counts):
         obs = observe(RoundInfo(players, r, hook, turn_up, trump), state, s, hands[s], ZERO, forbidden, ZERO, 0,
                       LED_NONE, -1)
         if r > 1 or forbidden < 0:
-            i = counts[0]
-            counts[0] += 1
-            x = np.empty(D_BID)
-            bid_features(obs, x)
-            out[0][i] = x
+            i = _next_row(counts, 0)
+            bid_features(obs, out[0][i])
             k = 0
             bc = np.empty(r + 1, np.int64)
             for b in range(r + 1):

@@ -457,10 +457,25 @@ function showDistribution(answer, bid) {
   }
 }
 
+// Show the answer of one kind ("bid", "trump" or "play") and hide the other two.
+function showAnswer(kind) {
+  for (const k of ["bid", "trump", "play"]) $(`${k}-answer`).hidden = k !== kind;
+}
+
+// Fill the answer table `id` with a row per entry of `a.table`: `key` names the row (its data-<key>), the row
+// whose key is `best` is marked best, and `build(tr, row)` adds the cells.
+function fillAnswerTable(id, a, key, best, build) {
+  $(id).querySelector("tbody").replaceChildren(...a.table.map((row) => {
+    const tr = document.createElement("tr");
+    tr.dataset[key] = String(row[key]);
+    if (row[key] === best) tr.classList.add("best");
+    build(tr, row);
+    return tr;
+  }));
+}
+
 function showBid(a) {
-  $("play-answer").hidden = true;
-  $("trump-answer").hidden = true;
-  $("bid-answer").hidden = false;
+  showAnswer("bid");
   const best = a.table[a.best_bid];
   $("best-bid").textContent = String(a.best_bid);
   $("best-why").textContent = `makes it ${pct(best.p_exact)} of the time, expected score ${signed(best.ev)}`;
@@ -469,11 +484,8 @@ function showBid(a) {
   $("close-call").textContent = close.length < 2 ? "" : `A close call: bids ${close.join(", ")} are within the `
     + "precision reached of each other; more deals (More options) can tell them apart.";
   const exact = a.method === "exact";
-  $("bid-table").querySelector("tbody").replaceChildren(...a.table.map((row) => {
-    const tr = document.createElement("tr");
-    tr.dataset.bid = String(row.bid);
+  fillAnswerTable("bid-table", a, "bid", a.best_bid, (tr, row) => {
     tr.dataset.allowed = String(row.allowed);
-    if (row.bid === a.best_bid) tr.classList.add("best");
     if (close.length > 1 && close.includes(row.bid)) tr.classList.add("close");
     if (!row.allowed) tr.classList.add("forbidden");
     const th = document.createElement("th");
@@ -490,40 +502,31 @@ function showBid(a) {
       cell("td", "expected_tricks", row.expected_tricks, row.expected_tricks.toFixed(2)), chart);
     tr.children[1].classList.add("num");
     tr.children[3].classList.add("num");
-    return tr;
-  }));
+  });
   showDistribution(a, a.best_bid);
   showMethod(a, "per bid, the same deals for every bid");
 }
 
 // The dealer on a turned-up Wizard: each suit with its best bid's expected score.
 function showTrump(a) {
-  $("bid-answer").hidden = true;
-  $("play-answer").hidden = true;
-  $("trump-answer").hidden = false;
+  showAnswer("trump");
   const best = a.table.find((row) => row.suit === a.best_suit);
   const suit = SUITS.find((x) => x[0] === a.best_suit);
   $("best-suit").textContent = suit ? `${suit[1]} ${suit[2]}` : a.best_suit;
   $("best-suit").dataset.suit = a.best_suit;
   $("suit-why").textContent = best ? `then bid ${best.best_bid}, expected score ${signed(best.ev)}` : "";
   const exact = a.method === "exact";
-  $("trump-table").querySelector("tbody").replaceChildren(...a.table.map((row) => {
-    const tr = document.createElement("tr");
-    tr.dataset.suit = row.suit;
-    if (row.suit === a.best_suit) tr.classList.add("best");
+  fillAnswerTable("trump-table", a, "suit", a.best_suit, (tr, row) => {
     const th = cell("th", "suit", row.suit, row.suit);
     th.scope = "row";
     tr.append(th, cell("td", "best_bid", row.best_bid, String(row.best_bid)), scoreCell(row, exact));
     tr.children[1].classList.add("num");
-    return tr;
-  }));
+  });
   showMethod(a, "per suit, the same deals for every suit");
 }
 
 function showPlay(a) {
-  $("bid-answer").hidden = true;
-  $("trump-answer").hidden = true;
-  $("play-answer").hidden = false;
+  showAnswer("play");
   const best = a.table.find((row) => row.card === a.best_card);
   $("best-card").textContent = cardShown(a.best_card);
   $("best-card").dataset.card = a.best_card;
@@ -534,10 +537,7 @@ function showPlay(a) {
       + (Array.isArray(a.bids) ? `; bids ${a.bids.join(", ")}` : "")
     : "";
   const exact = a.method === "exact";
-  $("play-table").querySelector("tbody").replaceChildren(...a.table.map((row) => {
-    const tr = document.createElement("tr");
-    tr.dataset.card = row.card;
-    if (row.card === a.best_card) tr.classList.add("best");
+  fillAnswerTable("play-table", a, "card", a.best_card, (tr, row) => {
     const th = cell("th", "card", row.card, cardShown(row.card));
     th.scope = "row";
     th.setAttribute("aria-label", cardName(row.card) + (row.card === a.best_card ? ", recommended" : ""));
@@ -545,8 +545,7 @@ function showPlay(a) {
       cell("td", "expected_tricks", row.expected_tricks, row.expected_tricks.toFixed(2)));
     tr.children[1].classList.add("num");
     tr.children[3].classList.add("num");
-    return tr;
-  }));
+  });
   showMethod(a, "per card, the same deals for every card");
 }
 

@@ -151,8 +151,8 @@ def memory_named(name: str):
 
 
 def one_thread_if(small: bool):
-    """One thread for a batch that fits in one block of the parallel loop: nothing to share out,
-    and waking the other threads can cost more than the work (a time slice on a busy machine)."""
+    """One thread for a batch that fits in one block (``run_batch``'s smallest span): nothing to share
+    out, and waking other threads can cost more than the work (a time slice on a busy machine)."""
     return numba_threads(1) if small else contextlib.nullcontext()
 
 

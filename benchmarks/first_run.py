@@ -4,8 +4,10 @@ For every command below this starts from an empty ``NUMBA_CACHE_DIR`` (``--mode 
 cache shared by the commands in README order (``--mode sequence``: what a newcomer meets, each later kind
 of command paying only for what the earlier ones did not compile), runs it twice as a whole process
 and prints, per run, the wall time, the compile time wizsim itself reported (``took`` in the output:
-compiling and loading kernels, left out of the answer's time) and the answer's time. The figures in the
-README and the CLI's notices (``wizsim/data/first_run.json``, with ``--write-notices``) come from here.
+compiling and loading kernels, left out of the answer's time) and the answer's time. ``cpu`` is the
+processor seconds the first run took more than the second (user + system, of the process and its
+threads): on a machine shared with other work the wall times swing with the load, this much less. The
+figures in the README and the CLI's notices (``wizsim/data/first_run.json``, with ``--write-notices``) come from here.
 
     python benchmarks/first_run.py                      # every command, fresh cache each
     python benchmarks/first_run.py --mode sequence      # one cache, README order
@@ -18,6 +20,7 @@ import argparse
 import json
 import os
 import re
+import resource
 import shutil
 import subprocess
 import sys
@@ -60,9 +63,12 @@ def run_once(kind: str, cache: str) -> dict:
         else:
             argv = [sys.executable, "-m", "wizsim", *(os.path.join(out, "d") if a == "{out}" else a for a in command)]
         env = {**os.environ, "NUMBA_CACHE_DIR": cache}
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         started = time.perf_counter()
         done = subprocess.run(argv, env=env, capture_output=True, text=True, stdin=subprocess.DEVNULL)
         wall = time.perf_counter() - started
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
     finally:
         shutil.rmtree(out, ignore_errors=True)
     if done.returncode != 0:
@@ -72,7 +78,7 @@ def run_once(kind: str, cache: str) -> dict:
         answer = float(m.group(1).replace(",", ""))
         compiled = float(m.group(2).replace(",", "")) if m.group(2) else 0.0
     notice = next((line for line in done.stderr.splitlines() if "Compiling" in line), "")
-    return {"wall": round(wall, 2), "compile_reported": compiled, "answer_reported": answer, "notice": notice}
+    return {"wall": round(wall, 2), "cpu": round(cpu, 2), "compile_reported": compiled, "answer_reported": answer, "notice": notice}
 
 
 def main() -> None:
@@ -88,8 +94,8 @@ def main() -> None:
     load = os.getloadavg()[0]
     print(f"# {args.mode}: fresh Numba cache {'per command' if args.mode == 'each' else 'shared, README order'}; "
           f"{os.cpu_count()} cores, load {load:.1f} at the start")
-    print(f"{'command':<17} {'1st wall':>9} {'compile':>8} {'answer':>8} {'2nd wall':>9} {'answer':>8}  "
-          f"compile = 1st - 2nd wall")
+    print(f"{'command':<17} {'1st wall':>9} {'compile':>8} {'cpu':>6} {'answer':>8} {'2nd wall':>9} {'answer':>8}  "
+          f"compile = 1st - 2nd wall, cpu = 1st - 2nd processor seconds")
     results = {}
     shared = tempfile.mkdtemp(prefix="wizsim-cache-")
     try:
@@ -101,9 +107,10 @@ def main() -> None:
                 if cache != shared:
                     shutil.rmtree(cache, ignore_errors=True)
             compile_s = round(first["wall"] - second["wall"], 1)
-            results[kind] = {"first": first, "second": second, "compile": compile_s}
+            cpu_s = round(first["cpu"] - second["cpu"], 1)
+            results[kind] = {"first": first, "second": second, "compile": compile_s, "compile_cpu": cpu_s}
             fmt = lambda x: "-" if x is None else f"{x:.2f}"  # noqa: E731
-            print(f"{kind:<17} {first['wall']:>9.1f} {compile_s:>8.1f} {fmt(first['answer_reported']):>8} "
+            print(f"{kind:<17} {first['wall']:>9.1f} {compile_s:>8.1f} {cpu_s:>6.1f} {fmt(first['answer_reported']):>8} "
                   f"{second['wall']:>9.1f} {fmt(second['answer_reported']):>8}", flush=True)
     finally:
         shutil.rmtree(shared, ignore_errors=True)

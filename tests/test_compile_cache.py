@@ -10,12 +10,14 @@ import json
 import wizsim
 from wizsim._jit import needs_compile
 from wizsim.sim.kernels import simulate_games_kernel, simulate_rounds_kernel
+from wizsim.sim.round import play_round
 before = needs_compile(simulate_rounds_kernel, simulate_games_kernel)
 wizsim.simulate_rounds(4, 3, 10, seed=1)
 wizsim.simulate_games(3, 2, seed=1)
 stats = [k.stats for k in (simulate_rounds_kernel, simulate_games_kernel)]
 print(json.dumps({"needed_compile": before, "hits": sum(sum(s.cache_hits.values()) for s in stats),
-                  "misses": sum(sum(s.cache_misses.values()) for s in stats)}))
+                  "misses": sum(sum(s.cache_misses.values()) for s in stats),
+                  "round_kernels": len(play_round.signatures)}))
 """
 
 
@@ -32,6 +34,8 @@ def test_second_process_starts_without_recompiling(tmp_path):
     assert second["hits"] >= 2 and second["misses"] == 0
     # what the CLI reads to announce a first-run compile on a terminal
     assert first["needed_compile"] is True and second["needed_compile"] is False
+    # rounds and games call one round kernel, compiled (or loaded) once for both (issue 34)
+    assert first["round_kernels"] == 1, first
 
 
 def test_compile_seconds_count_a_compile_and_not_a_call():

@@ -1,7 +1,7 @@
 """The single place that passes options to Numba.
 
-Every kernel uses ``kernel`` (serial, inlinable into other kernels) or ``parallel_kernel`` (the
-driver's outer loop only). Both compile in nopython mode and cache to disk so a second process
+Every kernel uses ``kernel`` (serial, inlinable into other kernels), ``lean_kernel`` or
+``parallel_kernel`` (an outer loop over batch rows). All compile in nopython mode and cache to disk so a second process
 starts without recompiling; ``WIZSIM_NUMBA_CACHE=0`` turns caching off for read-only installs,
 clusters or stale caches. Rules code never uses fastmath: results must match the reference twins.
 
@@ -17,8 +17,13 @@ environment switches that change code generation): a change to any of them recom
 
 A kernel specialized for functions passed as arguments (a user's jitted player, ``wizsim.jit``) is
 compiled in memory and never written to the cache: Numba would key the entry by the function object,
-which no later process has, and add a file on every run. Numba's parallel loop cannot carry such
-functions into its threads either, so those runs take ``serial_twin`` of the batch kernel.
+which no later process has, and add a file on every run.
+
+Compile time: Numba links the code of every kernel a kernel calls into it and optimizes and generates
+machine code for the whole again, so each layer of (not inlined) kernels above a big one, the round
+with its policies, pays that one's compile once more; a ``parallel_kernel`` is two such layers (its loop's
+body is compiled as a function of its own). The simulation's batch kernels are therefore serial, called
+from Python threads (``sim.driver.run_batch``), and call the round directly.
 """
 
 from __future__ import annotations
@@ -235,13 +240,6 @@ def inline_kernel(fn):
 def parallel_kernel(fn):
     """Parallel nopython kernel (``prange`` over independent batch rows), cached."""
     return _cached(njit(parallel=True, **_COUNTED)(fn))
-
-
-@functools.cache
-def serial_twin(dispatcher):
-    """A serial copy of a parallel kernel (its ``prange`` a plain loop), for arguments Numba's parallel
-    loop cannot carry into its threads: a user's jitted functions (``sim.driver.run_batch``)."""
-    return _cached(njit(**_COUNTED)(dispatcher.py_func))
 
 
 def lean_kernel(fn):

@@ -29,7 +29,7 @@ from wizsim.policies import PolicySlots, make_slots, seat_policies
 from wizsim.policies.records import Fixed, Log, Seats
 from wizsim.policies.registry import looks_like_player_spec, needs_open_table, seat_name
 from wizsim.sim.kernels import BLOCK, GAME_BLOCK, GamesOut, RoundsOut, simulate_games_kernel, simulate_rounds_kernel
-from wizsim.sim.round import BID_FREE, TRUMP_BY_RULES
+from wizsim.sim.round import BID_FREE, TRUMP_BY_RULES, round_scratch
 from wizsim.table.players import check_timeout, is_player
 
 
@@ -49,33 +49,34 @@ def numba_threads(threads: int | None):
 
 
 def run_batch(kernel, n: int, block: int, ext, rows) -> None:
-    """``rows(kernel, a, b)`` plays rows a..b-1 of a batch of ``n``: at once, by the parallel ``kernel``.
-    With a user's jitted player (its functions in ``ext``) Numba's parallel loop cannot carry the
-    functions into its threads, so the kernel's serial twin (``_jit.serial_twin``) plays contiguous
-    spans of rows in Python threads instead, one per Numba thread (the kernels release the GIL): every
-    row depends only on (seed, its index), so the result is the same."""
-    if ext is None or ext[1] is None:
-        rows(kernel, 0, n)
-        return
-    from concurrent.futures import ThreadPoolExecutor
-
-    from wizsim._jit import serial_twin
-
-    serial = serial_twin(kernel)
+    """``rows(kernel, a, b)`` plays rows a..b-1 of a batch of ``n`` with the serial batch ``kernel``
+    (``sim.kernels``): contiguous spans of at least ``block`` rows, one per Numba thread
+    (``numba_threads``), each in a Python thread of its own (the kernels release the GIL), the first in
+    this one. Every row depends only on (seed, its index), so the result is the same for any split. An
+    empty span first compiles the kernel (or loads it from the cache), before any thread would wait for it."""
     size = max(block, -(-n // numba.get_num_threads()))
-    spans = [(a, min(a + size, n)) for a in range(0, n, size)] or [(0, 0)]
-    with user_functions_quiet():
+    spans = [(a, min(a + size, n)) for a in range(0, n, size)]
+    user = ext is not None and ext[1] is not None
+    with user_functions_quiet() if user else contextlib.nullcontext():
         try:
-            rows(serial, *spans[0])  # compiles once, before any thread would wait for it
+            rows(kernel, 0, 0)
         except numba.core.errors.TypingError as err:
-            if "Only accept returning of array" not in str(err) and "NRT" not in str(err):
+            if not user or ("Only accept returning of array" not in str(err) and "NRT" not in str(err)):
                 raise
             raise ConfigError("a jitted player's functions run inside the round kernel without Numba's reference "
                               "counting, so they may not create arrays; decorate those that must with "
                               "@numba.njit(_nrt=True) (slower: see wizsim.jit)") from None
-        if len(spans) > 1:
-            with ThreadPoolExecutor(len(spans) - 1) as pool:
-                list(pool.map(lambda span: rows(serial, *span), spans[1:]))
+        if len(spans) <= 1:
+            for span in spans:
+                rows(kernel, *span)
+            return
+        from concurrent.futures import ThreadPoolExecutor
+
+        with ThreadPoolExecutor(len(spans) - 1) as pool:
+            others = [pool.submit(rows, kernel, *span) for span in spans[1:]]
+            rows(kernel, *spans[0])
+            for done in others:
+                done.result()
 
 
 @contextlib.contextmanager
@@ -150,8 +151,8 @@ def memory_named(name: str):
 
 
 def one_thread_if(small: bool):
-    """One thread for a batch that fits in one block of the parallel loop: nothing to share out,
-    and waking the other threads can cost more than the work (a time slice on a busy machine)."""
+    """One thread for a batch that fits in one block (``run_batch``'s smallest span): nothing to share
+    out, and waking other threads can cost more than the work (a time slice on a busy machine)."""
     return numba_threads(1) if small else contextlib.nullcontext()
 
 
@@ -240,9 +241,9 @@ def simulate_rounds(players: int, r: int, n_rounds: int, policies="random", *, h
 
     def rows(kern, a, b):
         li = slice(a, b) if trick_log else slice(0, 1)
-        kern(np.uint64(seed), np.int64(first_index + a), p, r, cfg.hook, seats, fixed,
+        kern(np.uint64(seed), np.int64(first_index + a), (p, r, bool(cfg.hook)), seats, fixed,
              RoundsOut(hands[a:b], turn_up[a:b], trump[a:b], bids[a:b], tricks[a:b], scores[a:b], accepted[a:b]),
-             Log(bool(trick_log), log_cards[li], log_leader[li], log_winner[li]), slots.ext)
+             Log(bool(trick_log), log_cards[li], log_leader[li], log_winner[li]), round_scratch.py_func(p), slots.ext)
 
     with numba_threads(threads), one_thread_if(n <= BLOCK), jitted_player_errors(slots, f"rounds {first_index}.."
                                                                                 f"{first_index + n - 1} of seed {seed}"):
@@ -399,10 +400,15 @@ def simulate_games(players: int, n_games: int, policies="random", *, hook: bool 
     tricks = np.zeros((n, R, p), np.int8)
     scores = np.zeros((n, R, p), np.int16)
     log_cards, log_leader, log_winner = _trick_logs(n if trick_log else 1, T, p)
+    nothing_fixed = Fixed(np.zeros(p, np.uint64), FULL_DECK_MASK, np.int64(TRUMP_BY_RULES), np.full(p, BID_FREE, np.int8),
+                          np.zeros(p, np.int8))  # only read
 
     def rows(kern, a, b):
         li = slice(a, b) if trick_log else slice(0, 1)
-        kern(np.uint64(seed), game_ids[a:b], p, cfg.hook, player_slot[a:b], (slots.kinds, slots.params, slots.table),
+        # this span's own scratch: the seats' slots, the game's stream and the round's (round_scratch)
+        seats = Seats(np.empty(p, np.int8), slots.kinds, slots.params, slots.table)
+        scratch = (np.empty(1, np.uint64), round_scratch.py_func(p))
+        kern(np.uint64(seed), game_ids[a:b], bool(cfg.hook), player_slot[a:b], seats, nothing_fixed, scratch,
              GamesOut(first_dealer[a:b], hands[a:b], turn_up[a:b], trump[a:b], bids[a:b], tricks[a:b], scores[a:b]),
              Log(bool(trick_log), log_cards[li], log_leader[li], log_winner[li]), slots.ext)
 

@@ -81,6 +81,17 @@ def play_round(players, r, hook, seats, fixed, rngs, state, out, log, ext):
     return _play_round_ext(ext[0], ext[1], a)
 
 
+@inline_kernel
+def play_round_any(players, r, hook, seats, fixed, rngs, state, out, log, ext):
+    """``play_round`` for the batch kernels (``sim.kernels``): inlined into them, so that with ``ext`` given
+    (a search seat, a user's player) they call ``_play_round_ext`` themselves. Numba links the machine code
+    of every kernel a kernel calls into it and optimizes it all again, so each kernel between a batch
+    kernel and the search policy's code costs the compile of that code once more (seconds)."""
+    if ext is None:
+        return play_round(players, r, hook, seats, fixed, rngs, state, out, log, None)
+    return _play_round_ext(ext[0], ext[1], (players, r, hook, seats, fixed, rngs, state, out, log))
+
+
 @lean_kernel
 def _play_round_ext(search, user, a):
     """``play_round`` with ``ext`` = (search, user) unpacked: arguments here, so that Numba drops the

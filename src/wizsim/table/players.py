@@ -25,7 +25,7 @@ from wizsim.bits import bit
 from wizsim.config import ConfigError, PlayerError, check_seed
 from wizsim.deal.kernels import PLAY_STREAM, stream_key
 from wizsim.identity import file_identity, jitted_identity, module_identity, object_identity
-from wizsim.policies.dispatch import SEARCH, choose_bid, choose_card, choose_trump
+from wizsim.policies.dispatch import choose_bid, choose_card, choose_trump
 from wizsim.policies.observation import Obs
 from wizsim.policies.registry import check_policy, make_slots
 from wizsim.policies.rollout import trick_status
@@ -91,6 +91,8 @@ class Player(_Seated):
         self.name = check_policy(name)
         slots = make_slots([self.name])
         self._kind, self._params, self._table = slots.kinds[0], slots.params[0], slots.table
+        # None: compiled without the search policy's code (``dispatch.kernel_ext``, which says which play-outs)
+        self._search = (slots.ext or (None, None))[0]
         self._stream(seed)
 
     def __repr__(self) -> str:
@@ -99,7 +101,7 @@ class Player(_Seated):
     def decide(self, obs, rng: np.ndarray) -> int:
         """The decision ``obs.phase`` asks for, drawing from the stream ``rng`` ((1,) uint64, advanced)."""
         v = kernel_view(obs)
-        search = True if self._kind == SEARCH else None  # None: compiled without the search policy's code
+        search = self._search
         if obs.phase == "trump":
             return int(choose_trump(self._kind, self._params, self._table, v, rng, search, None))
         if obs.phase == "bid":

@@ -9,9 +9,12 @@ tens of heuristic ones, so at equal time it sees fewer worlds. First each side's
 are measured (whole 4-player games, the search seat beside three heuristic seats, a warm-up first so
 that compile time stays out; median of ``--repeats``), for today's ``search:worlds=8`` and for the net
 side at a few ``worlds`` and ``doublings``; the net side is then the one whose time per decision is
-nearest the heuristic side's. Then a tournament (``wizsim.tournament.run_tournament``: whole games, the deal's
+nearest the heuristic side's. Then tournaments (``wizsim.tournament.run_tournament``: whole games, the deal's
 rotations seat every policy in every seat on the same cards, a paired 95% interval over deals) of
-``NET,TODAY,NET,TODAY`` for as many games as the time left allows (or ``--games``).
+``NET,TODAY,NET,TODAY`` in blocks of ``--block`` deals (each block its own deals, seed ``seed * 1000 +
+block``) while the time lasts (or until ``--games``): each block's paired interval is turned back into
+its sums over deals and pooled, the interval one tournament over every deal would give, and the result
+file is rewritten after each block, so a run stopped early keeps what it played.
 
 Prints both times, the games, and the mean difference (net-play-out side minus today's) with its
 paired 95% interval; writes benchmarks/results/search-rollout.json.
@@ -21,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import platform
 import statistics
@@ -63,6 +67,7 @@ def main() -> None:
     ap.add_argument("--net", nargs="+", default=["worlds=1", "worlds=2:doublings=0", "worlds=2:doublings=1",
                                                  "worlds=2", "worlds=3:doublings=1"],
                     help="the net side's worlds (and doublings) to time: the nearest to today's time plays")
+    ap.add_argument("--block", type=int, default=10, help="deals per tournament block (default 10)")
     ap.add_argument("--calibration-games", type=int, default=4)
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--seed", type=int, default=35)
@@ -83,29 +88,67 @@ def main() -> None:
     print(f"equal time: {net} ({net_times[how] / today:.2f} x today's time per decision)", flush=True)
 
     policies = [net, TODAY, net, TODAY]
-    per_game = PLAYERS // 2 * 135 * (net_times[how] + today)  # two seats each, 135 decisions a seat
-    threads = None
-    if args.games is None:
-        # the calibration ran on one thread; the tournament runs on the Numba threads there are
-        left = args.minutes * 60 - (time.perf_counter() - start)
-        import numba
-
-        threads = numba.get_num_threads()
-        games = max(2, int(left * 0.85 / per_game * threads))
-    else:
-        games = args.games
-    print(f"playing about {games} games ({policies})", flush=True)
+    deadline = start + args.minutes * 60
+    per_deal = 2 * PLAYERS // 2 * 135 * (net_times[how] + today)  # 2 rotations, 2 seats each, 135 decisions a seat
+    print(f"playing blocks of {args.block} deals ({2 * args.block} games) of {policies}, about {per_deal:.1f} s "
+          f"of one thread a deal, until {'the games are played' if args.games else 'the time is up'}", flush=True)
+    blocks = []
     played = time.perf_counter()
-    res = run_tournament(PLAYERS, policies, games, seed=args.seed)
-    seconds = time.perf_counter() - played
+    while True:
+        if args.games is not None and 2 * args.block * len(blocks) >= args.games:
+            break
+        if args.games is None and time.perf_counter() + (time.perf_counter() - played) / max(1, len(blocks)) > deadline:
+            break
+        res = run_tournament(PLAYERS, policies, 2 * args.block, seed=args.seed * 1000 + len(blocks))
+        blocks.append(block_totals(res, net))
+        summary = pooled(blocks)
+        print(f"  {summary['games']} games: {summary['difference']:+.1f} [{summary['difference_low']:+.1f}, "
+              f"{summary['difference_high']:+.1f}]", flush=True)
+        write(args.out, how, net, today, net_times, policies, summary, time.perf_counter() - played)
+    summary = pooled(blocks)
+    print(f"{summary['games']} games ({summary['deals']} deals x 2 rotations) in {time.perf_counter() - played:.0f} s")
+    print(f"{net} minus {TODAY}: {summary['difference']:+.1f} points per game, 95% paired interval "
+          f"[{summary['difference_low']:+.1f}, {summary['difference_high']:+.1f}]")
+    print(f"mean scores: {net} {summary['mean_score'][net]:.1f}, {TODAY} {summary['mean_score'][TODAY]:.1f}; "
+          f"exact bids {summary['bid_accuracy'][net]:.3f} / {summary['bid_accuracy'][TODAY]:.3f}")
+    print(f"wrote {args.out}")
+
+
+def block_totals(res, net: str) -> dict:
+    """One tournament's paired difference (net side minus today's) as sums over its deals, recovered from
+    its mean and 95% interval (``wizsim.tournament``: the sample variance over deals), so that blocks of
+    other deals pool into the interval one tournament over all of them would give."""
+    from wizsim.stats import Z95
+
     d = res.differences.iloc[0]
     sign = 1.0 if d["a"] == net else -1.0
-    mean, low, high = sign * d["mean"], *sorted((sign * d["low"], sign * d["high"]))
-    games_played = int(res.n_games)
-    print(f"{games_played} games ({res.n_deals} deals x {res.rotations} rotations) in {seconds:.0f} s")
-    print(f"{net} minus {TODAY}: {mean:+.1f} points per game, 95% paired interval [{low:+.1f}, {high:+.1f}]")
-    for row in res.summary.itertuples():
-        print(f"  {row.name}: mean score {row.mean_score:.1f}, bid accuracy {row.bid_accuracy:.3f}")
+    n = int(res.n_deals)
+    mean = sign * float(d["mean"])
+    var = ((float(d["high"]) - float(d["low"])) / (2 * Z95)) ** 2 * n
+    rows = {row.name: row for row in res.summary.itertuples()}
+    return {"n": n, "sum": n * mean, "squares": var * (n - 1) + n * mean * mean,
+            "score": {k: float(r.mean_score) * n for k, r in rows.items()},
+            "exact": {k: float(r.bid_accuracy) * n for k, r in rows.items()}}
+
+
+def pooled(blocks: list[dict]) -> dict:
+    from wizsim.stats import Z95
+
+    n = sum(b["n"] for b in blocks)
+    total = sum(b["sum"] for b in blocks)
+    squares = sum(b["squares"] for b in blocks)
+    mean = total / n
+    half = Z95 * math.sqrt(max(0.0, (squares - n * mean * mean) / (n - 1)) / n) if n > 1 else float("nan")
+    names = blocks[0]["score"]
+    return {"deals": n, "games": 2 * n, "blocks": len(blocks), "difference": mean, "difference_low": mean - half,
+            "difference_high": mean + half,
+            "mean_score": {k: sum(b["score"][k] for b in blocks) / n for k in names},
+            "bid_accuracy": {k: sum(b["exact"][k] for b in blocks) / n for k in names}}
+
+
+def write(path: Path, how: str, net: str, today: float, net_times: dict, policies: list, summary: dict,
+          seconds: float) -> None:
+    import numba
 
     out = {
         "date": datetime.now(UTC).strftime("%Y-%m-%d"),
@@ -115,19 +158,13 @@ def main() -> None:
         "seconds_per_decision": {TODAY: today, **{net_side(w): t for w, t in net_times.items()}},
         "time_ratio": net_times[how] / today,
         "policies": ",".join(policies),
-        "deals": int(res.n_deals),
-        "games": games_played,
         "seconds": seconds,
-        "difference": mean,
-        "difference_low": low,
-        "difference_high": high,
-        "tournament": res.to_dict(),
+        **summary,
         "machine": {"platform": platform.platform(), "cpus": os.cpu_count(), "load": os.getloadavg()[0],
-                    "threads": threads},
+                    "threads": numba.get_num_threads()},
     }
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(out, indent=1) + "\n")
-    print(f"wrote {args.out}")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(out, indent=1) + "\n")
 
 
 if __name__ == "__main__":

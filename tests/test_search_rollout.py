@@ -9,6 +9,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from test_sim_invariants import check_batch, check_play_log
 
 import wizsim
@@ -16,9 +18,12 @@ from wizsim import simulate_rounds
 from wizsim.cli import main
 from wizsim.config import ConfigError
 from wizsim.policies import check_policy, make_slots, parse_policy
+from wizsim.policies import net as K
+from wizsim.policies import net_reference as R
 from wizsim.policies.dispatch import kernel_ext
 from wizsim.policies.net import TABLE_LEN
 from wizsim.policies.search import WITH_NET
+from wizsim.table.players import kernel_view
 
 NET_SEARCH = "search:worlds=2:doublings=0:rollout=net"
 HEURISTIC_SEARCH = "search:worlds=2:doublings=0"
@@ -31,8 +36,8 @@ def test_the_option_parses_and_names_itself():
     assert check_policy(check_policy(NET_SEARCH)) == NET_SEARCH
     assert parse_policy("search:rollout=net").table == "net"
     assert parse_policy("search").table == "heuristic_values"
-    # a net play-out costs tens of heuristic ones: the advisor's work budget counts it
-    assert parse_policy("search:rollout=net").cost > 10 * parse_policy("search").cost
+    # a decision by net's play-outs costs several by the heuristic's: the advisor's work budget counts it
+    assert parse_policy("search:rollout=net").cost > 3 * parse_policy("search").cost
 
 
 def test_net_weights_and_net_code_only_where_asked():
@@ -89,3 +94,42 @@ def test_the_player_object_plays_it():
     while rd.phase != "over":
         rd._step(p)
     assert sum(rd.tricks) == 3
+
+
+class _TwinNet:
+    """``net`` by its NumPy twin (``policies.net_reference``) at the open table, which checks every action."""
+
+    def __init__(self):
+        self.table = make_slots(["net"]).table
+        self.w = self.table[K.NET_OFFSET:]
+
+    def trump(self, obs):
+        return R.net_trump(self.w, kernel_view(obs))
+
+    def bid(self, obs):
+        return R.net_bid(self.w, kernel_view(obs))
+
+    def card(self, obs):
+        return R.net_card(self.w, kernel_view(obs))
+
+
+@settings(deadline=None, max_examples=10)
+@given(st.integers(3, 6), st.integers(0, 10**6), st.booleans(), st.data())
+def test_the_net_play_out_is_its_twins_round(players, seed, hook, data):
+    """The search's play-out by net from a round's start (every seat bids, then plays, by net) gives the
+    bids and tricks of the same deal played at the open table by net's NumPy twin."""
+    from wizsim.bits import ZERO
+    from wizsim.policies.records import RoundInfo, state_arrays
+    from wizsim.policies.search import _net_out
+
+    r = data.draw(st.integers(1, 60 // players))
+    twin = _TwinNet()
+    rd = wizsim.Round(players, r, seed=seed, hook=hook)
+    world = np.array([sum(1 << c for c in hand) for hand in rd.hands], np.uint64)
+    rd.play([twin] * players)
+    state = state_arrays(players, world)
+    trump = -1 if rd.trump is None else int(rd.trump)
+    _net_out(parse_policy("search:rollout=net").params_row(),
+             (twin.table, RoundInfo(players, r, hook, rd.turn_up, trump), state, world, 0, 0, 0, ZERO))
+    assert state.bids.tolist() == list(rd.bids)
+    assert state.tricks.tolist() == list(rd.tricks)

@@ -61,10 +61,11 @@ P_BID_TRUST = 3
 P_PLAY_TRUST = 5  # column 4 is the heuristic's play noise, which the play-outs would read
 P_ROLLOUT = 6
 # Who plays the play-outs (``search:rollout=``), by its index in column ``P_ROLLOUT``, and what a decision
-# costs with each, relative to the heuristic's (``registry.PolicySpec.cost_at``; benchmarks/search_rollout.py).
+# costs with each at the same worlds, relative to the heuristic's (``registry.PolicySpec.cost_at``):
+# measured 5.0-6.5 times at worlds 1, 2 and 8 without doublings (4-player games, one thread, 2026-12-05).
 ROLLOUTS = ("heuristic", "net")
 ROLLOUT_NET = 1
-ROLLOUT_COSTS = (1.0, 30.0)
+ROLLOUT_COSTS = (1.0, 6.0)
 # ``dispatch.kernel_ext``'s ``search`` where a seat's play-outs are net's: an int, a type apart from the
 # True of a table whose search seats all play out by the heuristic, so that such a table compiles no net code
 # (``_play_out``).

@@ -11,8 +11,9 @@ play advice's evaluator (``sim.tricks``), the search policy's play-outs and the 
 replay of the cards seen all run it, each with its own way of choosing a card. ``play_card`` and
 ``close_trick`` are the one copy of what playing a card does to that state (the open table calls them
 too). ``heuristic_tricks`` plays the rest of a round with the heuristic in every seat: the search
-policy's rollout (``net_tricks`` the same with net in every seat: ``search:rollout=net``). It chooses through the heuristic directly rather than through ``dispatch`` so that
-the search policy (which ``dispatch`` reaches) can run it without the kernels calling themselves.
+policy's rollout (``net_tricks`` the same with net in every seat: ``search:rollout=net``). They choose
+through the heuristic (net) directly rather than through ``dispatch`` so that the search policy (which
+``dispatch`` reaches) can run them without the kernels calling themselves.
 """
 
 from __future__ import annotations

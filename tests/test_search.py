@@ -166,7 +166,7 @@ def _search_card_both_ways(players, r, seed, n_played, hook, play_trust=0.0):
     obs = Obs(a["me"], a["players"], a["r"], hook, a["hand"], legal, np.int64(-1), turn_up, a["trump"], a["bids"],
               a["tricks"], a["seat_played"], a["played"], a["trick_cards"], a["n_in_trick"], np.int64(q.led),
               np.int64(-1), a["voids"])
-    got = search_card(params, table, obs, rng)
+    got = search_card(params, table, obs, rng, True)
     stream = Stream(seed)
     want = reference.search_card(params, table, q.me, players, r, hook, set(q.hand), truth["turn_up"], q.trump,
                                  list(q.bids), list(q.tricks), [cards_of(m) for m in q.seat_played],
@@ -217,7 +217,8 @@ def test_search_bid_and_trump_kernels_equal_twins(players, seed, hook, dealer_wi
     if dealer_wizard:
         hand = sum(1 << c for c in deck[:r] if c != 52)
         rng = np.array([seed], np.uint64)
-        got = search_trump(params, table, _obs(players - 1, players, r, hook, hand, -1, 52, -1, [-1] * players), rng)
+        got = search_trump(params, table, _obs(players - 1, players, r, hook, hand, -1, 52, -1, [-1] * players), rng,
+                           True)
         stream = Stream(seed)
         assert int(got) == reference.search_trump(params, table, players, r, hook, cards_of(hand), 52, stream)
         assert int(rng[0]) == stream.state
@@ -229,7 +230,7 @@ def test_search_bid_and_trump_kernels_equal_twins(players, seed, hook, dealer_wi
     bids = [rr.randrange(r + 1) if s < seat else -1 for s in range(players)]
     forbidden = r - sum(bids[:seat]) if hook and seat == players - 1 and 0 <= r - sum(bids[:seat]) <= r else -1
     rng = np.array([seed], np.uint64)
-    got = search_bid(params, table, _obs(seat, players, r, hook, hand, forbidden, turn_up, trump, bids), rng)
+    got = search_bid(params, table, _obs(seat, players, r, hook, hand, forbidden, turn_up, trump, bids), rng, True)
     stream = Stream(seed)
     assert int(got) == reference.search_bid(params, table, seat, players, r, hook, cards_of(hand), turn_up, trump, bids,
                                             forbidden, stream)

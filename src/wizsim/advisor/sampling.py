@@ -266,7 +266,7 @@ def run_deals(setup, seed: int, indices: np.ndarray, want_hands: bool = False, e
                             Fixed(setup["fixed_hands"], setup["turn_up_pool"], np.int64(setup["fixed_trump"]),
                                   setup["bid_mode"], setup["fixed_bids"]), candidates,
                             (setup["seat"], bool(want_hands), tricks, turn_up, hands, earlier,
-                             np.zeros((0, 0), np.uint64) if won is None else won), kernel_ext(slots.kinds))
+                             np.zeros((0, 0), np.uint64) if won is None else won), kernel_ext(slots.kinds, params=slots.params))
     if want_hands:
         return tricks, turn_up, hands
     return tricks, None, None

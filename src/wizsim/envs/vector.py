@@ -72,7 +72,7 @@ from wizsim.envs.encoding import (
     TURN_UP_NONE,
     VOIDS,
 )
-from wizsim.policies.dispatch import SEARCH, choose_bid, choose_card, choose_trump
+from wizsim.policies.dispatch import choose_bid, choose_card, choose_trump
 from wizsim.policies.observation import observe
 from wizsim.policies.records import RoundInfo, RoundState
 from wizsim.policies.registry import check_policy, make_slots
@@ -445,7 +445,7 @@ class VectorEnv:
             self.opponents = check_policy(opponents)
             slots = make_slots([self.opponents])
             self._kind, self._params, self._table = int(slots.kinds[0]), slots.params[0], slots.table
-        self._search = True if self._kind == SEARCH else None  # None: the kernels compile without search
+            self._search = (slots.ext or (None, None))[0]  # None: the kernels compile without search
         self.fixed_seat = -1 if seat is None else check_count(seat, "seat", 1, self.players) - 1
         p, n = self.players, self.n
         self._scal = np.zeros((n, N_SCALARS), np.int64)

@@ -52,7 +52,7 @@ from wizsim.policies.heuristic import (
 )
 from wizsim.policies.net import net_bid, net_card, net_trump
 from wizsim.policies.random_policy import random_bid, random_card, random_trump
-from wizsim.policies.search import search_bid, search_card, search_trump
+from wizsim.policies.search import P_ROLLOUT, ROLLOUT_NET, WITH_NET, search_bid, search_card, search_trump
 
 RANDOM = 0
 HEURISTIC = 1
@@ -66,7 +66,7 @@ USER = 3  # a user's jitted player (``wizsim.jit``), never a named policy's kind
 def choose_bid(kind, params, table, obs, rng, search, user):
     if search is not None:
         if kind == SEARCH:
-            return search_bid(params, table, obs, rng)
+            return search_bid(params, table, obs, rng, search)
     if user is not None:
         if kind == USER:
             b = np.int64(user[1](obs, rng))
@@ -111,7 +111,7 @@ def _search_card_typed(search, params, table, obs, rng):
     search policy), and its code is not compiled in."""
     if isinstance(search, types.NoneType):
         return lambda search, params, table, obs, rng: -1
-    return lambda search, params, table, obs, rng: search_card(params, table, obs, rng)
+    return lambda search, params, table, obs, rng: search_card(params, table, obs, rng, search)
 
 
 def _user_card(user, obs, rng):
@@ -141,7 +141,7 @@ def choose_card_light(kind, params, table, obs, rng):
 def choose_trump(kind, params, table, obs, rng, search, user):
     if search is not None:
         if kind == SEARCH:
-            return search_trump(params, table, obs, rng)
+            return search_trump(params, table, obs, rng, search)
     if user is not None:
         if kind == USER:
             t = np.int64(user[0](obs, rng))
@@ -170,12 +170,17 @@ def any_search(players, seats):
     return found
 
 
-def kernel_ext(kinds, user=None):
+def kernel_ext(kinds, user=None, params=None):
     """The ``ext`` argument of the kernels for a table of these slot kinds: None when no seat plays the
     search policy and none a user's jitted player, so that the kernels compile without their code; else
-    ``(search, user)``: search True or None, user None or the jitted player's ``(trump, bid, card)``
-    functions (Numba dispatchers, each called as ``f(obs, rng)``)."""
-    search = True if SEARCH in {int(k) for k in kinds} else None
+    ``(search, user)``: search None, True, or ``search.WITH_NET`` where a search slot's play-outs are net's
+    (``params``: the slots' params rows; the search kernels then compile net's play-outs too), user None
+    or the jitted player's ``(trump, bid, card)`` functions (Numba dispatchers, each called as ``f(obs, rng)``)."""
+    kinds = [int(k) for k in kinds]
+    search = True if SEARCH in kinds else None
+    if search and params is not None and any(k == SEARCH and params[i][P_ROLLOUT] == ROLLOUT_NET
+                                             for i, k in enumerate(kinds)):
+        search = WITH_NET
     return None if search is None and user is None else (search, user)
 
 

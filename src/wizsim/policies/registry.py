@@ -53,8 +53,21 @@ class Param:
     integer: bool = False
     # above this value the policy's card play draws at random (``PolicySpec.deterministic_play``); None: never
     random_above: float | None = None
+    # a parameter that names one of these words (stored as its index): ``search:rollout=net``
+    choices: tuple[str, ...] | None = None
+    # per choice: the shared table it needs (None: the entry's) and its cost factor (``PolicySpec.cost_at``)
+    choice_tables: tuple[str | None, ...] | None = None
+    choice_costs: tuple[float, ...] | None = None
+
+    def text(self, value: float) -> str:
+        """``value`` as the name spells it."""
+        return self.choices[int(value)] if self.choices is not None else _fmt(value)
 
     def parse(self, text: str, policy: str) -> float:
+        if self.choices is not None:
+            if text not in self.choices:
+                raise ConfigError(f"policy {policy!r}: {self.name} must be {' or '.join(self.choices)}, got {text!r}")
+            return float(self.choices.index(text))
         try:
             value = int(text) if self.integer else float(text)
         except ValueError:
@@ -120,7 +133,10 @@ def _entries():
         P_BID_TRUST,
         P_DOUBLINGS,
         P_PLAY_TRUST,
+        P_ROLLOUT,
         P_WORLDS,
+        ROLLOUT_COSTS,
+        ROLLOUTS,
     )
 
     return (
@@ -136,9 +152,11 @@ def _entries():
                             Param("doublings", DEFAULT_DOUBLINGS, 0, 4, P_DOUBLINGS, integer=True),
                             Param("bid_shift", DEFAULT_BID_SHIFT, -1.0, 1.0, P_BID_SHIFT),
                             Param("bid_trust", DEFAULT_BID_TRUST, 0.0, 1.0, P_BID_TRUST),
-                            Param("play_trust", DEFAULT_PLAY_TRUST, 0.0, 1.0, P_PLAY_TRUST)),
+                            Param("play_trust", DEFAULT_PLAY_TRUST, 0.0, 1.0, P_PLAY_TRUST),
+                            Param("rollout", 0, 0, len(ROLLOUTS) - 1, P_ROLLOUT, choices=ROLLOUTS,
+                                  choice_tables=(None, "net"), choice_costs=ROLLOUT_COSTS)),
                     summary="samples worlds consistent with what it has seen and picks the bid, card or trump "
-                            "whose heuristic play-outs score best"),
+                            "whose play-outs (by the heuristic, or by net) score best"),
         PolicyEntry("net", NET, table="net", deterministic_play=True, cost=NET_COST,
                     summary="small neural networks that value each action as the search policy's play-outs do "
                             "(docs/net.md)"),
@@ -183,7 +201,7 @@ class PolicySpec:
     @property
     def name(self) -> str:
         """The canonical name (see the module docstring)."""
-        extra = [f"{p.name}={_fmt(v)}" for p, v in zip(self.entry.params, self.values, strict=True)
+        extra = [f"{p.name}={p.text(v)}" for p, v in zip(self.entry.params, self.values, strict=True)
                  if v != p.default]
         return ":".join([self.entry.name, *extra])
 
@@ -198,6 +216,9 @@ class PolicySpec:
         if self.entry.cost_per is not None:
             cost *= self.values[[p.name for p in self.entry.params].index(self.entry.cost_per)]
         cost += self.entry.cost_fixed
+        for p, v in zip(self.entry.params, self.values, strict=True):
+            if p.choice_costs is not None:
+                cost *= p.choice_costs[int(v)]
         full = self.entry.cost_full_r
         if full is not None and r is not None and r < full:
             cost *= (r / full) ** 1.6
@@ -210,6 +231,15 @@ class PolicySpec:
         return self.entry.deterministic_play and not any(
             p.random_above is not None and v > p.random_above for p, v in zip(self.entry.params, self.values,
                                                                               strict=True))
+
+    @property
+    def table(self) -> str | None:
+        """The shared table this configuration reads (``TABLES``): the entry's, unless a chosen value needs
+        another (``search:rollout=net`` plays out with the net's weights)."""
+        for p, v in zip(self.entry.params, self.values, strict=True):
+            if p.choice_tables is not None and p.choice_tables[int(v)] is not None:
+                return p.choice_tables[int(v)]
+        return self.entry.table
 
     def params_row(self) -> np.ndarray:
         row = np.zeros(N_PARAMS, dtype=np.float64)
@@ -312,7 +342,7 @@ class PolicySlots:
     @property
     def ext(self):
         """The kernels' ``ext`` argument for these slots (``dispatch.kernel_ext``)."""
-        return kernel_ext(self.kinds, self.user)
+        return kernel_ext(self.kinds, self.user, self.params)
 
 
 def make_slots(names) -> PolicySlots:
@@ -336,7 +366,7 @@ def make_slots(names) -> PolicySlots:
         specs.setdefault(spec.name, spec)
     kinds = np.array([s.entry.kind for s in specs.values()], dtype=np.int8)
     params = np.stack([s.params_row() for s in specs.values()]) if specs else np.zeros((0, N_PARAMS))
-    needed = {s.entry.table for s in specs.values() if s.entry.table is not None}
+    needed = {s.table for s in specs.values() if s.table is not None}
     needed = sorted(needed - {TABLE_HOLDS[t] for t in needed if t in TABLE_HOLDS})
     if len(needed) > 1:
         raise ConfigError(f"these policies need different tables ({', '.join(needed)}): one table per run")

@@ -11,8 +11,9 @@ play advice's evaluator (``advisor.kernels.playouts``), the search policy's play
 replay of the cards seen all run it, each with its own way of choosing a card. ``play_card`` and
 ``close_trick`` are the one copy of what playing a card does to that state (the open table calls them
 too). ``heuristic_tricks`` plays the rest of a round with the heuristic in every seat: the search
-policy's rollout. It chooses through the heuristic directly rather than through ``dispatch`` so that
-the search policy (which ``dispatch`` reaches) can run it without the kernels calling themselves.
+policy's rollout (``net_tricks`` the same with net in every seat: ``search:rollout=net``). They choose
+through the heuristic (net) directly rather than through ``dispatch`` so that the search policy (which
+``dispatch`` reaches) can run them without the kernels calling themselves.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from wizsim._jit import inline_kernel, kernel
 from wizsim.bits import bit, popcount
 from wizsim.cards import N_RANKS, N_SUITED
 from wizsim.policies.heuristic import heuristic_obs_card
+from wizsim.policies.net import net_card
 from wizsim.policies.observation import observe
 from wizsim.policies.records import Log
 from wizsim.rules.kernels import LED_NONE, STRENGTH, legal_mask, next_led
@@ -126,14 +128,32 @@ def _heuristic_choice(ctx, obs):
     return heuristic_obs_card(obs)
 
 
+@inline_kernel
+def _net_choice(table, obs):
+    """``play_tricks``'s ``choose`` with net in every seat (``table``: the shared table with its weights)."""
+    return net_card(table, obs)
+
+
+@inline_kernel
+def _to_the_end(choose, ctx, info, state, n, leader, played):
+    """``play_tricks`` from the given state to the round's last card, a ``choose`` in every seat."""
+    end = popcount(played)
+    for s in range(info.players):
+        end += popcount(state.live[s])
+    t = state.trick_cards
+    play_tricks(choose, ctx, info, state, n, leader, played, end, Log(False, t, t, t))
+
+
 @kernel
 def heuristic_tricks(info, state, n, leader, played):
     """Play the round to its end from the given state (``info`` a ``records.RoundInfo``, ``state`` a
     ``records.RoundState``; ``n`` cards of the current trick down, ``leader`` led it; ``played`` the mask of
     every card played so far) with the heuristic in every seat. The state is advanced in place; its
     ``tricks`` then holds each seat's tricks for the round."""
-    end = popcount(played)
-    for s in range(info.players):
-        end += popcount(state.live[s])
-    t = state.trick_cards
-    play_tricks(_heuristic_choice, 0, info, state, n, leader, played, end, Log(False, t, t, t))
+    _to_the_end(_heuristic_choice, 0, info, state, n, leader, played)
+
+
+@kernel
+def net_tricks(table, info, state, n, leader, played):
+    """``heuristic_tricks`` with net in every seat (``table`` holds its weights: ``policies.net``)."""
+    _to_the_end(_net_choice, table, info, state, n, leader, played)

@@ -1,4 +1,4 @@
-"""The search policy: every decision by sampled worlds and heuristic play-outs.
+"""The search policy: every decision by sampled worlds and play-outs (by the heuristic, or by net).
 
 For each decision the policy samples worlds from its own information (``policies.worlds``: the unseen
 cards dealt to the other seats, consistent with the cards seen and the voids shown, weighed by how likely
@@ -15,6 +15,15 @@ a candidate's mean score is a sharp estimate of how it fares against the heurist
 - **trump** (dealer on a turned-up Wizard): each suit is tried, everyone bids by the heuristic, and the
   round is played out.
 
+**Play-outs** (``rollout``): by the heuristic (``search:rollout=heuristic``, the default) or by the
+learned policy ``net`` (``search:rollout=net``): then every play-out, the searcher's own later cards and
+every other seat's, and the bids of the seats after the candidate, is played by ``net``
+(``rollout.net_tricks``) over the net's weights in the shared table. The worlds are drawn as before:
+the opponents' model stays the heuristic's. A net card play costs tens of heuristic ones, so at equal
+time it sees fewer worlds (docs/net.md). What is compiled follows the table: ``dispatch.kernel_ext``
+passes ``search`` as True where every search seat plays out by the heuristic (no net code compiled in),
+as the int ``WITH_NET`` where one plays out by net (``_play_out``).
+
 Close decisions get more worlds: after a batch of ``worlds``, when the best candidate does not beat the
 runner-up by a paired 95% interval, the worlds are doubled, up to ``doublings`` times.
 
@@ -23,13 +32,15 @@ default so that the row serves as the heuristic's own), ``P_WORLDS``, ``P_DOUBLI
 far the others' heard bids and a dealer's named suit are trusted: the opponents' model of
 ``policies.model``, the heuristic with this ``bid_shift``), ``P_PLAY_TRUST`` (how far the cards the others
 chose in the current trick are trusted, ``policies.model.trick_likelihood``: inference from play; 0, off,
-by default, as measured). Every draw comes
+by default, as measured), ``P_ROLLOUT`` (who plays the play-outs: an index into ``ROLLOUTS``). Every draw comes
 from the round's play stream, so a search seat's choices depend only on (seed, round index).
 """
 
 from __future__ import annotations
 
 import numpy as np
+from numba.core import types
+from numba.extending import overload
 
 from wizsim._jit import inline_kernel, kernel
 from wizsim.bits import ZERO, bit, lowest_bit, popcount
@@ -37,15 +48,28 @@ from wizsim.cards import FULL_DECK_MASK
 from wizsim.deal.kernels import rand_below
 from wizsim.policies.heuristic import heuristic_bid
 from wizsim.policies.model import MODEL_HEURISTIC
+from wizsim.policies.net import net_bid
+from wizsim.policies.observation import observe
 from wizsim.policies.records import RoundInfo, RoundState
-from wizsim.policies.rollout import heuristic_tricks, play_card, trick_status
+from wizsim.policies.rollout import heuristic_tricks, net_tricks, play_card, trick_status
 from wizsim.policies.worlds import dealer_named_trump, sample_world
-from wizsim.rules.kernels import forbidden_bid, score_round
+from wizsim.rules.kernels import LED_NONE, forbidden_bid, score_round
 
 P_WORLDS = 1
 P_DOUBLINGS = 2
 P_BID_TRUST = 3
 P_PLAY_TRUST = 5  # column 4 is the heuristic's play noise, which the play-outs would read
+P_ROLLOUT = 6
+# Who plays the play-outs (``search:rollout=``), by its index in column ``P_ROLLOUT``, and what a decision
+# costs with each at the same worlds, relative to the heuristic's (``registry.PolicySpec.cost_at``):
+# measured 5.0-6.5 times at worlds 1, 2 and 8 without doublings (4-player games, one thread, 2026-12-05).
+ROLLOUTS = ("heuristic", "net")
+ROLLOUT_NET = 1
+ROLLOUT_COSTS = (1.0, 6.0)
+# ``dispatch.kernel_ext``'s ``search`` where a seat's play-outs are net's: an int, a type apart from the
+# True of a table whose search seats all play out by the heuristic, so that such a table compiles no net code
+# (``_play_out``).
+WITH_NET = 1
 DEFAULT_WORLDS = 32
 DEFAULT_DOUBLINGS = 2
 DEFAULT_BID_TRUST = 0.9
@@ -161,9 +185,9 @@ def _scratch(players):
 
 
 @kernel
-def search_card(params, table, obs, rng):
+def search_card(params, table, obs, rng, rollouts):
     """The search policy's card (see the module docstring) on the observation record ``obs``
-    (``policies.observation``)."""
+    (``policies.observation``); ``rollouts``: the play-outs compiled in (``_play_out``)."""
     seat, players, r, hook, hand, legal = obs.seat, obs.players, obs.r, obs.hook, obs.hand, obs.legal
     turn_up, trump, bids, tricks, seat_played = obs.turn_up, obs.trump, obs.bids, obs.tricks, obs.seat_played
     played, trick_cards, n_in_trick, voids = obs.played, obs.trick_cards, obs.n_in_trick, obs.voids
@@ -178,7 +202,8 @@ def search_card(params, table, obs, rng):
     leader = seat - n_in_trick
     if leader < 0:
         leader += players
-    ctx = (obs, cands, leader, trick_status(trick_cards, n_in_trick, trump), _scratch(players))
+    ctx = (obs, cands, leader, trick_status(trick_cards, n_in_trick, trump), _scratch(players),
+           (rollouts, params, table))
     view = _view(params, players, r, seat, hand, played, seat_played, turn_up)
     trick = (params[P_PLAY_TRUST], tricks, played, trick_cards, n_in_trick, leader)
     return cands[_search(_card_world, ctx, k, params, table, (players, r, hook, seat, hand), view,
@@ -187,8 +212,8 @@ def search_card(params, table, obs, rng):
 
 @inline_kernel
 def _card_world(ctx, world, row):
-    """``search_card``'s scores on ``world``: each candidate played now, then the heuristic play-out."""
-    obs, cands, leader, status, state = ctx
+    """``search_card``'s scores on ``world``: each candidate played now, then the play-out."""
+    obs, cands, leader, status, state, how = ctx
     players, seat, trump, n_in_trick = obs.players, obs.seat, obs.trump, obs.n_in_trick
     led0, best0, win0 = status
     info = RoundInfo(players, obs.r, obs.hook, obs.turn_up, trump)
@@ -203,52 +228,108 @@ def _card_world(ctx, world, row):
             state.trick_cards[s] = obs.trick_cards[s]
         c = cands[j]
         play_card(state, trump, seat, c, n_in_trick, led0, best0, win0)
-        heuristic_tricks(info, state, n_in_trick + 1, leader, obs.played | bit(c))
+        _play_out(how[0], how[1], (how[2], info, state, world, -1, n_in_trick + 1, leader, obs.played | bit(c)))
         row[j] = score_round(obs.bids[seat], state.tricks[seat])
 
 
+def _play_out(rollouts, params, a):
+    """The play-out from a state: by net where ``params[P_ROLLOUT]`` says so, else by the heuristic; ``a`` =
+    (table, info, state, world, first, n, leader, played) as ``_heuristic_out`` takes it. ``rollouts``
+    (``dispatch.kernel_ext``'s ``search``) chooses by its type what is compiled: an int (``WITH_NET``) both
+    play-outs, anything else (True) the heuristic's only, so that a table without net compiles none of
+    net's code (kernels only: see ``_play_out_typed``)."""
+    raise TypeError("kernels only")
+
+
+@overload(_play_out)
+def _play_out_typed(rollouts, params, a):
+    if isinstance(rollouts, types.Integer) and not isinstance(rollouts, types.Boolean):
+        def both(rollouts, params, a):
+            if params[P_ROLLOUT] == ROLLOUT_NET:
+                _net_out(params, a)
+            else:
+                _heuristic_out(params, a)
+        return both
+
+    def heuristic_only(rollouts, params, a):
+        if params[P_ROLLOUT] == ROLLOUT_NET:
+            raise ValueError("search:rollout=net in kernels compiled without net's play-outs: give "
+                             "dispatch.kernel_ext the slots' params")
+        _heuristic_out(params, a)
+    return heuristic_only
+
+
+@inline_kernel
+def _bids_from(bid, params, a):
+    """When ``a``'s ``first`` >= 0, the seats from ``first`` bid by ``bid(params, table, info, state, s,
+    hand, forbidden)``, each seeing the bids before it, into ``state.bids`` (see ``_heuristic_out``)."""
+    table, info, state, world, first, _, _, _ = a
+    if first >= 0:
+        total = 0
+        for s in range(first):
+            total += state.bids[s]
+        for s in range(first, info.players):
+            b = bid(params, table, info, state, s, world[s], forbidden_bid(info.hook, s, info.players, info.r, total))
+            state.bids[s] = b
+            total += b
+
+
+@inline_kernel
+def _heuristic_seat_bid(params, table, info, state, s, hand, forbidden):
+    return heuristic_bid(params, table, s, info.players, info.r, hand, info.turn_up, info.trump, state.bids, forbidden)
+
+
+@inline_kernel
+def _net_seat_bid(params, table, info, state, s, hand, forbidden):
+    return net_bid(table, observe(info, state, s, hand, ZERO, forbidden, ZERO, 0, LED_NONE, -1))
+
+
 @kernel
-def _bid_out(params, table, players, r, hook, world, turn_up, trump, bids, first):
-    """Bids of seats ``first..`` by the heuristic (seeing the bids before them), into ``bids``."""
-    total = 0
-    for s in range(first):
-        total += bids[s]
-    for s in range(first, players):
-        b = heuristic_bid(params, table, s, players, r, world[s], turn_up, trump, bids,
-                          forbidden_bid(hook, s, players, r, total))
-        bids[s] = b
-        total += b
+def _heuristic_out(params, a):
+    """The heuristic's play-out: ``a`` = (table, info, state, world, first, n, leader, played): when ``first``
+    >= 0 the seats from ``first`` bid first (``_bids_from``; ``state`` holds the dealt ``world``, nothing
+    played, no trick taken), then the round is played to its end from the state (``n`` cards of the
+    current trick down, led by ``leader``; ``played`` every card played)."""
+    _bids_from(_heuristic_seat_bid, params, a)
+    heuristic_tricks(a[1], a[2], a[5], a[6], a[7])
+
+
+@kernel
+def _net_out(params, a):
+    """``_heuristic_out`` with net in every seat, its bids included (``a[0]``: the table with its weights)."""
+    _bids_from(_net_seat_bid, params, a)
+    net_tricks(a[0], a[1], a[2], a[5], a[6], a[7])
 
 
 @inline_kernel
 def _round_world(ctx, world, row):
     """``search_bid``'s and ``search_trump``'s scores on ``world``: for each candidate (a bid of the seat,
-    or the trump suit), the seats after ``first`` bid by the heuristic, then the whole round is played
-    out by it. ``ctx`` = (params, table, players, r, hook, turn_up, seat, first, the bids heard, the
-    candidate bids, the trump, whether the candidates are the suits instead, the play-out's state)."""
-    params, table, players, r, hook, turn_up, seat, first, heard, cands, trump, suits, state = ctx
+    or the trump suit), the seats after ``first`` bid, then the whole round is played out (``_play_out``).
+    ``ctx`` = (params, table, players, r, hook, turn_up, seat, first, the bids heard, the candidate bids,
+    the trump, whether the candidates are the suits instead, the play-out's state, the play-outs compiled
+    in)."""
+    params, table, players, r, hook, turn_up, seat, first, heard, cands, trump, suits, state, rollouts = ctx
     bb = state.bids
     for j in range(row.shape[0]):
         for s in range(players):
             bb[s] = heard[s]
+            state.live[s] = world[s]
+            state.seat_played[s] = ZERO
+            state.tricks[s] = 0
+            state.voids[s] = 0
         t = trump
         if suits:
             t = j
         else:
             bb[seat] = cands[j]
-        _bid_out(params, table, players, r, hook, world, turn_up, t, bb, first)
-        for s in range(players):
-            state.live[s] = world[s]
-            state.seat_played[s] = ZERO
-            state.tricks[s] = 0
-            state.voids[s] = 0
-        heuristic_tricks(RoundInfo(players, r, hook, turn_up, t), state, 0, 0, ZERO)
+        _play_out(rollouts, params, (table, RoundInfo(players, r, hook, turn_up, t), state, world, first, 0, 0, ZERO))
         row[j] = score_round(bb[seat], state.tricks[seat])
 
 
 @kernel
-def search_bid(params, table, obs, rng):
-    """The search policy's bid (see the module docstring) on the observation record ``obs``."""
+def search_bid(params, table, obs, rng, rollouts):
+    """The search policy's bid (see the module docstring) on the observation record ``obs``; ``rollouts``:
+    the play-outs compiled in (``_play_out``)."""
     seat, players, r, hook, hand, turn_up = obs.seat, obs.players, obs.r, obs.hook, obs.hand, obs.turn_up
     trump, bids, forbidden = obs.trump, obs.bids, obs.forbidden
     k = r + 1 - (forbidden >= 0)
@@ -263,13 +344,14 @@ def search_bid(params, table, obs, rng):
     no_plays = np.zeros(players, np.uint64)
     no_voids = np.zeros(players, np.int8)
     view = _view(params, players, r, seat, hand, ZERO, no_plays, turn_up)
-    ctx = (params, table, players, r, hook, turn_up, seat, seat + 1, bids, cands, trump, False, _scratch(players))
+    ctx = (params, table, players, r, hook, turn_up, seat, seat + 1, bids, cands, trump, False, _scratch(players),
+           rollouts)
     return cands[_search(_round_world, ctx, k, params, table, (players, r, hook, seat, hand), view,
                          (no_voids, no_plays, trump, bids, seat, _no_trick(players)), rng)]
 
 
 @kernel
-def search_trump(params, table, obs, rng):
+def search_trump(params, table, obs, rng, rollouts):
     """The search policy's suit as dealer on the turned-up Wizard ``obs.turn_up``."""
     players, r, hook, hand, turn_up = obs.players, obs.r, obs.hook, obs.hand, obs.turn_up
     dealer = players - 1
@@ -278,7 +360,7 @@ def search_trump(params, table, obs, rng):
     unseen, pool, needs, kinds, mparams, _, _ = _view(params, players, r, dealer, hand, ZERO, no_plays, turn_up)
     bids = np.full(players, -1, np.int8)
     ctx = (params, table, players, r, hook, turn_up, dealer, 0, bids, np.zeros(4, np.int64), 0, True,
-           _scratch(players))
+           _scratch(players), rollouts)
     return _search(_round_world, ctx, 4, params, table, (players, r, hook, dealer, hand),
                    (unseen, pool, needs, kinds, mparams, 0.0, False), (no_voids, no_plays, 0, bids, 0, _no_trick(players)),
                    rng)

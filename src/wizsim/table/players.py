@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from wizsim.config import ConfigError
-from wizsim.policies.dispatch import SEARCH, choose_bid, choose_card, choose_trump
+from wizsim.policies.dispatch import choose_bid, choose_card, choose_trump
 from wizsim.policies.players import (  # the users' players and the player protocol (re-exported: read here)
     DECISIONS,
     USER_PLAYERS,
@@ -45,6 +45,8 @@ class Player(Seated):
         self.name = check_policy(name)
         slots = make_slots([self.name])
         self._kind, self._params, self._table = slots.kinds[0], slots.params[0], slots.table
+        # None: compiled without the search policy's code (``dispatch.kernel_ext``, which says which play-outs)
+        self._search = (slots.ext or (None, None))[0]
         self._stream(seed)
 
     def __repr__(self) -> str:
@@ -53,7 +55,7 @@ class Player(Seated):
     def decide(self, obs, rng: np.ndarray) -> int:
         """The decision ``obs.phase`` asks for, drawing from the stream ``rng`` ((1,) uint64, advanced)."""
         v = kernel_view(obs)
-        search = True if self._kind == SEARCH else None  # None: compiled without the search policy's code
+        search = self._search
         if obs.phase == "trump":
             return int(choose_trump(self._kind, self._params, self._table, v, rng, search, None))
         if obs.phase == "bid":

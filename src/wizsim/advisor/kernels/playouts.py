@@ -143,6 +143,6 @@ def evaluate_worlds(state, worlds, turn_ups, candidates, policy: str = "heuristi
         evaluate_worlds_kernel(np.uint64(seed), np.int64(first_index), np.ascontiguousarray(worlds, np.uint64),
                                np.ascontiguousarray(turn_ups, np.int8), np.ascontiguousarray(candidates, np.int8),
                                (info, state_arrays, me, n_in_trick, leader, played),
-                               Seats(seat_slot, slots.kinds, slots.params, slots.table), out, kernel_ext(slots.kinds),
+                               Seats(seat_slot, slots.kinds, slots.params, slots.table), out, kernel_ext(slots.kinds, params=slots.params),
                                np.zeros((0, 0, 0), np.int8) if logs is None else logs)
     return out

@@ -62,3 +62,27 @@ def test_compile_seconds_count_a_compile_and_not_a_call():
     spin(50_000_000)  # runs, compiled already
     assert time.perf_counter() - t > 0.005
     assert compile_seconds() == before
+
+
+_STALE = """
+import os, pickle, sys
+import numpy as np
+from wizsim.bits import popcount
+index = popcount._cache._cache_file
+os.makedirs(os.path.dirname(index._index_path), exist_ok=True)
+with open(index._index_path, "wb") as f:  # an index naming a record class this wizsim does not have
+    pickle.dump(index._version, f, protocol=-1)
+    f.write(b"cwizsim.policies.records\\nRecordOfAnOlderRelease\\n.")
+print(int(popcount(np.uint64(0b1011))))
+"""
+
+
+def test_an_index_naming_a_moved_class_recompiles(tmp_path):
+    """An upgrade (or another checkout sharing NUMBA_CACHE_DIR) leaves cache indexes that pickle record
+    classes which have since moved; Numba unpickles an index before it checks the source stamp, so such
+    an index must read as a miss and the kernel compile, not the first call fail."""
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path), "WIZSIM_NUMBA_CACHE": "1"}
+    for _ in range(2):  # the second run reads the index the first one wrote over the stale one
+        out = subprocess.run([sys.executable, "-c", _STALE], env=env, capture_output=True, text=True)
+        assert out.returncode == 0, out.stderr[-2000:]
+        assert out.stdout.strip().splitlines()[-1] == "3"

@@ -31,6 +31,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import os
+import pickle
 import re
 import sys
 import threading
@@ -41,6 +42,7 @@ from numba import njit
 from numba.core.caching import (
     CompileResultCacheImpl,
     FunctionCache,
+    IndexDataCacheFile,
     InTreeCacheLocator,
     UserProvidedCacheLocator,
     UserWideCacheLocator,
@@ -142,12 +144,30 @@ def _holds_function(ty) -> bool:
     return False
 
 
+class _TolerantIndex(IndexDataCacheFile):
+    """A cache index that another wizsim wrote (an older release, another checkout sharing the cache
+    folder) may name a record class that has since moved: Numba unpickles the index before it compares
+    the source stamp, so the import error would break the kernel's first call. Such an index is stale by
+    definition: read it as empty (recompile; the save then writes a fresh index over it)."""
+
+    def _load_index(self):
+        try:
+            return super()._load_index()
+        except (AttributeError, ImportError, EOFError, pickle.UnpicklingError, TypeError, ValueError):
+            return {}
+
+
 class _PackageFunctionCache(FunctionCache):
-    """Numba's disk cache, with one exception: a specialization for functions given as arguments (a
-    user's jitted player: ``wizsim.jit``) is compiled in memory. Numba keys such an entry by the
-    function object, which no later process has, so every run would add one more file."""
+    """Numba's disk cache, with two exceptions: a specialization for functions given as arguments (a
+    user's jitted player: ``wizsim.jit``) is compiled in memory (Numba keys such an entry by the
+    function object, which no later process has, so every run would add one more file), and an index
+    that cannot be read is a miss (``_TolerantIndex``)."""
 
     _impl_class = _PackageCacheImpl
+
+    def __init__(self, py_func):
+        super().__init__(py_func)
+        self._cache_file.__class__ = _TolerantIndex
 
     def load_overload(self, sig, target_context):
         if any(_holds_function(t) for t in sig):

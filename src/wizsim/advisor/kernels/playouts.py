@@ -87,7 +87,7 @@ def evaluate_worlds_kernel(seed, first_index, worlds, turn_ups, candidates, star
         tc = np.empty(players, np.int8)
         tr = np.empty(players, np.int8)
         state = RoundState(live, sp, vd, tc, bids, tr)
-        info = RoundInfo(players, r, hook, turn_ups[i], trump)
+        info = RoundInfo(players, r, hook, np.int64(turn_ups[i]), trump)  # int64 as the round's: its deciders serve
         rng = np.empty(1, np.uint64)
         want_log = logs.shape[0] > 0
         log = np.zeros(r * players if want_log else 1, np.int8)

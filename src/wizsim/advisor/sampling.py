@@ -31,7 +31,6 @@ import numpy as np
 
 from wizsim._jit import compile_seconds
 from wizsim.advisor.kernels.candidate_rounds import BLOCK, candidate_rounds_kernel
-from wizsim.advisor.kernels.evidence import BLOCK as EVIDENCE_BLOCK
 from wizsim.advisor.kernels.evidence import NO_NAMED, deal_likelihoods_kernel, table_types_kernel
 from wizsim.policies import make_slots
 from wizsim.policies.dispatch import kernel_ext
@@ -240,14 +239,9 @@ def weigh_deals(setup, seed: int, first_index: int, n: int, per_seat: bool = Fal
     players = setup["players"]
     evidence = Evidence(setup["fixed_bids"], np.int64(setup["n_heard"]), np.int64(setup["named"]),
                         np.zeros(players, np.uint64), np.zeros(0, np.int8), np.int64(0))
-    info, table = round_info(setup), opponents(setup)
-
-    def rows(kern, a, b):
-        kern(np.uint64(seed), np.int64(first_index + a), info, setup["fixed_hands"], setup["turn_up_pool"],
-             setup["seat"], table, evidence, (like[a:b], u[a:b], model_bids[a:b], named_ok[a:b],
-                                              seat_model[a:b] if per_seat else seat_model))
-
-    run_batch(deal_likelihoods_kernel, n, EVIDENCE_BLOCK, None, rows)
+    deal_likelihoods_kernel(np.uint64(seed), np.int64(first_index), round_info(setup), setup["fixed_hands"],
+                            setup["turn_up_pool"], setup["seat"], opponents(setup), evidence,
+                            (like, u, model_bids, named_ok, seat_model))
     if per_seat:
         return like, u, model_bids, named_ok, seat_model
     return like, u, model_bids, named_ok

@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 from numba import prange
 
-from wizsim._jit import inline_kernel, kernel, parallel_kernel
+from wizsim._jit import kernel, parallel_kernel
 from wizsim.deal.kernels import DEAL_STREAM, deal_round, next_u64, stream_key
 from wizsim.policies.model import (
     bids_likelihood,
@@ -37,7 +37,7 @@ from wizsim.policies.records import RoundInfo
 CHECK_STREAM = 3  # the acceptance draw of deal i: a stream the round itself never reads
 TYPE_STREAM = 6  # the table type's draw of deal i (4 is play advice's worlds, 5 the vector env's actions)
 NO_NAMED = -2
-BLOCK = 64  # the fewest deals (worlds) a thread weighs in one call (``sim.driver.run_batch``)
+BLOCK = 64  # deals (worlds) a thread weighs in one call
 _UNIT = 1.0 / 9007199254740992.0  # 2**-53
 
 
@@ -58,7 +58,7 @@ def heard_likelihood(opponents, info, me, hands, bids, n_heard, named, model_bid
     return value, possible
 
 
-@kernel
+@parallel_kernel
 def deal_likelihoods_kernel(seed, first_index, info, fixed_hands, turn_up_pool, me, opponents, evidence, out):
     """For deals ``first_index .. first_index + n - 1`` of the run ``seed`` (dealt as ``round.play_round``
     deals them with ``fixed_hands`` and ``turn_up_pool``; ``info`` the round's ``records.RoundInfo``, its
@@ -69,16 +69,18 @@ def deal_likelihoods_kernel(seed, first_index, info, fixed_hands, turn_up_pool, 
     model bid (-1: not asked); ``named_ok`` (n,) bool whether the dealer's model may name ``named``;
     ``seat_model`` (n, players) float64, unless it has no rows, each seat's part of the likelihood as a
     probability (``policies.model.seat_factors``), for the table's type in doubt. ``opponents``,
-    ``evidence``: ``records.Opponents``, ``records.Evidence`` (no card played yet: ``evidence``'s play is not read).
-    Serial: the caller runs a span of deals per thread (``sim.driver.run_batch``)."""
-    _weigh_deals((seed, first_index, 0, out[0].shape[0]), info, (fixed_hands, turn_up_pool), me, opponents, evidence,
-                 out)
+    ``evidence``: ``records.Opponents``, ``records.Evidence`` (no card played yet: ``evidence``'s play is not read)."""
+    n = out[0].shape[0]
+    for blk in prange((n + BLOCK - 1) // BLOCK):
+        _weigh_deals((seed, first_index, blk * BLOCK, min(blk * BLOCK + BLOCK, n)), info, (fixed_hands, turn_up_pool),
+                     me, opponents, evidence, out)
 
 
-@inline_kernel
+@kernel
 def _weigh_deals(at, info, dealt, me, opponents, evidence, out):
     """Rows ``lo .. hi - 1`` of ``deal_likelihoods_kernel``'s ``out``, deal ``first_index + i`` in row i (``at``
-    = (seed, first_index, lo, hi); ``dealt`` = (fixed_hands, turn_up_pool))."""
+    = (seed, first_index, lo, hi); ``dealt`` = (fixed_hands, turn_up_pool)): a call of its own, because
+    inside a parallel loop Numba loses writes to arrays taken out of a tuple."""
     seed, first_index, lo, hi = at
     fixed_hands, turn_up_pool = dealt
     like, u, model_bids, named_ok, seat_model = out
@@ -99,7 +101,7 @@ def _weigh_deals(at, info, dealt, me, opponents, evidence, out):
         u[i] = (next_u64(rng) >> np.uint64(11)) * _UNIT
 
 
-@kernel
+@parallel_kernel
 def world_likelihoods_kernel(seed, first_index, worlds, turn_ups, info, me, opponents, evidence, doubt, out):
     """Play advice's worlds weighed by the model: ``out`` = (like, u, model_bids, named_ok), ``like[i]`` the
     likelihood of every heard bid (``evidence.bids``, every seat's: ``evidence.n_heard`` is not read), of an
@@ -113,16 +115,18 @@ def world_likelihoods_kernel(seed, first_index, worlds, turn_ups, info, me, oppo
     blind: ``seat_blind`` (players,) its heard bid and named suit (the same for every world) times its
     cards' ``play_seat_likelihoods`` there. ``model_bids`` (n, players) int8: each seat's model bid;
     ``named_ok`` (n,) bool whether the dealer's model may name ``named``; ``u`` (n,) the acceptance draw of
-    world ``first_index + i`` of the run ``seed``. Serial: the caller runs a span of worlds per thread
-    (``sim.driver.run_batch``)."""
-    _weigh_worlds((seed, first_index, 0, worlds.shape[0]), (worlds, turn_ups), info, me, opponents, evidence, doubt,
-                  out)
+    world ``first_index + i`` of the run ``seed``."""
+    n = worlds.shape[0]
+    for blk in prange((n + BLOCK - 1) // BLOCK):
+        _weigh_worlds((seed, first_index, blk * BLOCK, min(blk * BLOCK + BLOCK, n)), (worlds, turn_ups), info, me,
+                      opponents, evidence, doubt, out)
 
 
-@inline_kernel
+@kernel
 def _weigh_worlds(at, dealt, info, me, opponents, evidence, doubt, out):
     """Rows ``lo .. hi - 1`` of ``world_likelihoods_kernel``'s ``out``, world ``first_index + i`` in row i
-    (``at`` = (seed, first_index, lo, hi); ``dealt`` = (worlds, turn_ups))."""
+    (``at`` = (seed, first_index, lo, hi); ``dealt`` = (worlds, turn_ups)): a call of its own, because inside
+    a parallel loop Numba loses writes to arrays taken out of a tuple."""
     seed, first_index, lo, hi = at
     worlds, turn_ups = dealt
     like, u, model_bids, named_ok = out

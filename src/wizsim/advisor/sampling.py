@@ -30,13 +30,12 @@ from statistics import NormalDist
 import numpy as np
 
 from wizsim._jit import compile_seconds
-from wizsim.advisor.kernels.candidate_rounds import BLOCK, candidate_rounds_kernel
+from wizsim.advisor.kernels.candidate_rounds import candidate_rounds_kernel
 from wizsim.advisor.kernels.evidence import NO_NAMED, deal_likelihoods_kernel, table_types_kernel
 from wizsim.policies import make_slots
 from wizsim.policies.dispatch import kernel_ext
 from wizsim.policies.records import Evidence, Fixed, Opponents, RoundInfo, Seats
 from wizsim.rules.api import score
-from wizsim.sim.driver import run_batch
 from wizsim.sim.round import BID_FORCED, BID_FREE, TRUMP_BY_RULES
 from wizsim.stats import Z95
 
@@ -262,19 +261,12 @@ def run_deals(setup, seed: int, indices: np.ndarray, want_hands: bool = False, e
     candidates = np.arange(r + 1, dtype=np.int8)
     if earlier is None:
         earlier = np.zeros(n, np.int16)
-    indices = np.ascontiguousarray(indices, np.int64)
-    seats = Seats(setup["seat_slot"], slots.kinds, slots.params, slots.table)
-    fixed = Fixed(setup["fixed_hands"], setup["turn_up_pool"], np.int64(setup["fixed_trump"]), setup["bid_mode"],
-                  setup["fixed_bids"])
-    won = np.zeros((0, 0), np.uint64) if won is None else won
-    ext = kernel_ext(slots.kinds)
-
-    def rows(kern, a, b):
-        kern(np.uint64(seed), indices[a:b], setup["players"], r, setup["hook"], seats, fixed, candidates,
-             (setup["seat"], bool(want_hands), tricks[a:b], turn_up[a:b], hands[a:b] if want_hands else hands,
-              earlier[a:b], won[a:b] if won.shape[0] else won), ext)
-
-    run_batch(candidate_rounds_kernel, n, BLOCK, ext, rows)
+    candidate_rounds_kernel(np.uint64(seed), np.ascontiguousarray(indices, np.int64), setup["players"], r,
+                            setup["hook"], Seats(setup["seat_slot"], slots.kinds, slots.params, slots.table),
+                            Fixed(setup["fixed_hands"], setup["turn_up_pool"], np.int64(setup["fixed_trump"]),
+                                  setup["bid_mode"], setup["fixed_bids"]), candidates,
+                            (setup["seat"], bool(want_hands), tricks, turn_up, hands, earlier,
+                             np.zeros((0, 0), np.uint64) if won is None else won), kernel_ext(slots.kinds))
     if want_hands:
         return tricks, turn_up, hands
     return tricks, None, None

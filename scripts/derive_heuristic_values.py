@@ -36,7 +36,7 @@ from pathlib import Path
 
 import numpy as np
 
-from wizsim._jit import kernel
+from wizsim._numba import kernel
 from wizsim.config import n_game_rounds
 from wizsim.policies import PolicySlots, make_slots
 from wizsim.policies.dispatch import HEURISTIC

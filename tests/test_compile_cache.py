@@ -8,7 +8,7 @@ import sys
 _PROBE = """
 import json
 import wizsim
-from wizsim._jit import needs_compile
+from wizsim._numba import needs_compile
 from wizsim.sim.kernels import simulate_games_kernel, simulate_rounds_kernel
 from wizsim.sim.round import play_round
 before = needs_compile(simulate_rounds_kernel, simulate_games_kernel)
@@ -44,7 +44,7 @@ def test_compile_seconds_count_a_compile_and_not_a_call():
 
     import numba
 
-    from wizsim._jit import compile_seconds
+    from wizsim._numba import compile_seconds
 
     @numba.njit
     def spin(n):

@@ -8,7 +8,7 @@ import sys
 
 from numba import njit
 
-from wizsim._jit import Stopwatch, compile_seconds
+from wizsim._numba import Stopwatch, compile_seconds
 from wizsim.render import took
 
 

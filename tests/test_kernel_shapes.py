@@ -1,5 +1,5 @@
 """No compiled kernel takes more than 12 parameters (STYLE's "a kernel takes a few named records"): every
-function of the package decorated by one of ``wizsim._jit``'s kernel decorators (``kernel``,
+function of the package decorated by one of ``wizsim._numba``'s kernel decorators (``kernel``,
 ``inline_kernel``, ``parallel_kernel``, ``lean_kernel``), read from the source with ``ast`` (no kernel
 compiles). State that moves together travels as a record (``policies.records``: ``RoundInfo``,
 ``RoundState``, ``Seats``, ``Fixed``, ``Log``, and the opponents' model's ``Opponents``, ``Evidence``,
@@ -46,7 +46,7 @@ def kernels() -> dict[str, int]:
 
 def test_kernels_are_found():
     found = kernels()
-    assert len(found) > 100, "the kernel decorators are no longer recognised: read wizsim._jit"
+    assert len(found) > 100, "the kernel decorators are no longer recognised: read wizsim._numba"
     assert "wizsim.sim.round:play_round" in found
 
 

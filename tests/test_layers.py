@@ -21,7 +21,7 @@ SRC = ROOT / "src"  # the package is src/wizsim
 PACKAGE = SRC / "wizsim"
 
 # The order this test was written against; README.md must state the same sentence (the lead keeps it there).
-ORDER = ("_notice / _version → _jit / _signals / _startup / errors / identity / stats → cards → bits / config / _dask → "
+ORDER = ("_notice / _version → _numba / _signals / _startup / errors / identity / stats → cards → bits / config / _dask → "
          "rules → deal → policies → table → sim → jit / advisor / envs / io → dataset / tournament / record → "
          "render / web / warmup → cli → __main__ / __init__")
 SENTENCE = f"Layers, each importing only from the ones before it: **{ORDER}**."

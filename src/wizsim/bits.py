@@ -14,7 +14,7 @@ from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
-from wizsim._jit import kernel
+from wizsim._numba import kernel
 
 ONE = np.uint64(1)
 ZERO = np.uint64(0)

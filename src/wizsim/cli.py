@@ -163,10 +163,10 @@ def announce_compile(kind: str, *kernels, ext=None) -> None:
     """Say why a first run on this machine (an empty Numba cache) sits silent for a while, and for how
     long: the compile time ``benchmarks/first_run.py`` measured for this kind of command on a quiet
     machine (``compile_seconds_measured``), and whether this machine is busy. On a terminal as it is, in
-    a log prefixed ``wizsim: `` (progress and warnings go to stderr). (The library's own notice, ``_jit.notice``,
+    a log prefixed ``wizsim: `` (progress and warnings go to stderr). (The library's own notice, ``_numba.notice``,
     is off in the command: this one says more.)"""
     import wizsim._notice as _notice
-    from wizsim._jit import needs_compile
+    from wizsim._numba import needs_compile
 
     _notice.said = True  # this notice stands for the library's
     prefix = "" if sys.stderr.isatty() else "wizsim: "
@@ -265,7 +265,7 @@ class PlainProgress:
     returns): a plain line every ``PROGRESS_SECONDS``, so a long run shows it is alive."""
 
     def __init__(self, total: int, unit: str):
-        from wizsim._jit import Stopwatch
+        from wizsim._numba import Stopwatch
 
         self.total, self.unit, self.done = total, unit, 0
         self.clock = Stopwatch()  # the rate and the time left leave out compiling
@@ -320,7 +320,7 @@ def progress_bar(total: int, unit: str, enabled: bool | None = None):
         enabled = sys.stderr.isatty()
     if not enabled:
         return PlainProgress(total, unit)
-    from wizsim._jit import Stopwatch
+    from wizsim._numba import Stopwatch
 
     class Bar(tqdm):
         """tqdm whose rate and time left leave out compiling: its clock starts later by the compile time

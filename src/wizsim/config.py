@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from wizsim._jit import kernel
+from wizsim._numba import kernel
 from wizsim.cards import N_CARDS, shorten
 from wizsim.errors import ConfigError, PlayerError  # noqa: F401 - re-exported
 

@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from wizsim._jit import kernel
+from wizsim._numba import kernel
 from wizsim.bits import highest_bit, lowest_bit, popcount
 from wizsim.config import ConfigError
 from wizsim.deal.kernels import rand_below

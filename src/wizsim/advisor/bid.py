@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from wizsim._jit import Stopwatch
+from wizsim._numba import Stopwatch
 from wizsim.advisor.advice import Advice, best_allowed
 from wizsim.advisor.opponents import DEFAULT_OPPONENTS, OpponentModel, check_trust, opponent_names
 from wizsim.advisor.question import AdviceError, check_memory, check_policy_name, check_sampling, make_question

@@ -48,7 +48,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from wizsim._jit import Stopwatch
+from wizsim._numba import Stopwatch
 from wizsim.advisor.advice import PlayAdvice
 from wizsim.advisor.played import PlayQuestion, make_play_question
 from wizsim.advisor.question import AdviceError, check_memory, check_policy_name, check_sampling

@@ -29,7 +29,7 @@ from statistics import NormalDist
 
 import numpy as np
 
-from wizsim._jit import compile_seconds
+from wizsim._numba import compile_seconds
 from wizsim.advisor.kernels.candidate_rounds import candidate_rounds_kernel
 from wizsim.advisor.kernels.evidence import NO_NAMED, deal_likelihoods_kernel, table_types_kernel
 from wizsim.policies import make_slots

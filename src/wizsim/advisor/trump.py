@@ -24,7 +24,7 @@ from functools import cached_property
 
 import numpy as np
 
-from wizsim._jit import Stopwatch
+from wizsim._numba import Stopwatch
 from wizsim.advisor.advice import with_reasons
 from wizsim.advisor.question import AdviceError, make_question
 from wizsim.cards import FIRST_WIZARD, format_trump, shorten

@@ -6,7 +6,7 @@ passes over memory, one pass here. Seats are 1-based in the output (docs/rules.m
 
 from __future__ import annotations
 
-from wizsim._jit import kernel
+from wizsim._numba import kernel
 from wizsim.bits import ZERO, popcount
 from wizsim.cards import JESTER_MASK, SUIT_MASKS, WIZARD_MASK
 

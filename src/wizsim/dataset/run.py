@@ -40,7 +40,7 @@ from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
-from wizsim._jit import Stopwatch
+from wizsim._numba import Stopwatch
 from wizsim.config import ENGINES, check_flag
 from wizsim.dataset.chunk import encode_batch, simulate_chunk
 from wizsim.dataset.folder import MANIFEST, check_file, remove_owned, survey

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from wizsim._jit import kernel
+from wizsim._numba import kernel
 from wizsim.bits import ONE, ZERO, bit, mul_wide, popcount, select_bit, select_bit_mask
 from wizsim.cards import FULL_DECK_MASK
 from wizsim.rules.kernels import is_last_round

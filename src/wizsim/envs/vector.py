@@ -45,7 +45,7 @@ from collections import namedtuple
 
 import numpy as np
 
-from wizsim._jit import inline_kernel, kernel, lean_kernel
+from wizsim._numba import inline_kernel, kernel, lean_kernel
 from wizsim.bits import ZERO, bit, lowest_bit, popcount, select_bit
 from wizsim.cards import FULL_DECK_MASK, N_CARDS
 from wizsim.config import ConfigError, check_count, check_seed, n_game_rounds
@@ -95,7 +95,7 @@ NO_OPPONENT = -1  # opp_kind when every seat is the learner's
 # The env's state and outputs travel as two records (``EnvRows``, ``EnvOut``) of (n, ...) arrays, the
 # rules as ``cfg`` = (players, r, hook, fixed_seat, auto_reset) and the opponents as ``Opponents``. A row's
 # cards move by the engine's own ``policies.rollout.play_card``/``close_trick`` on that row's
-# ``records.RoundState`` (views of row ``i``); the kernels that make views are lean (``_jit.lean_kernel``):
+# ``records.RoundState`` (views of row ``i``); the kernels that make views are lean (``_numba.lean_kernel``):
 # counting a view's references where it is made and dropped was four fifths of a step's time.
 # Opponents' decisions, which allocate, run in kernels that count (``opponents_play``).
 
@@ -171,10 +171,12 @@ def apply_action(players, r, st, i, action):
 
 
 @kernel
-def opponent_action(players, r, hook, opp, st, i):
+def opponent_action(players, r, hook, opp, st, i, search):
     """The flat action a built-in policy (``opp``: ``Opponents``) takes for row ``i``'s current seat,
     drawing from the round's play stream: what ``wizsim.player(name).decide`` answers on the open table.
-    ``opp.search``: None unless the opponents play the search policy (then compiled without its code)."""
+    ``search``: ``opp.search``, None unless the opponents play the search policy, passed on its own: Numba
+    drops the deciders' ``if search is not None`` branches (the search policy's code) only for an argument,
+    not for a record's field."""
     scal = st.scal
     ph = scal[i, S_PHASE]
     s = current_seat(players, scal, i)
@@ -182,7 +184,7 @@ def opponent_action(players, r, hook, opp, st, i):
     trump = scal[i, S_TRUMP]
     rng = st.play_rng[i:i + 1]
     state = row_state(st, i)
-    kind, params, table, search = opp
+    kind, params, table, _ = opp
     if ph == PH_TRUMP:
         obs = observe(RoundInfo(players, r, hook, scal[i, S_TURN_UP], -1), state, s, hand, ZERO, -1, ZERO, 0,
                       rules.LED_NONE, -1)
@@ -321,7 +323,7 @@ def opponents_play(players, r, hook, opp, st, i):
     """The opponents of row ``i`` decide until it is the learner's turn or the round is over."""
     scal = st.scal
     while scal[i, S_PHASE] != PH_OVER and current_seat(players, scal, i) != scal[i, S_LEARNER]:
-        _apply_lean(players, r, st, i, opponent_action(players, r, hook, opp, st, i))
+        _apply_lean(players, r, st, i, opponent_action(players, r, hook, opp, st, i, opp.search))
 
 
 @lean_kernel
@@ -346,16 +348,19 @@ def observe_row(players, r, hook, opp_kind, st, out, i):
 @lean_kernel
 def reset_kernel(seed, rows, cfg, opp, st, out, scratch):
     """Deal the next round into each row of ``rows`` (round index ``scal[i, S_EP] * n + i``) and observe it.
-    cfg = (players, r, hook, fixed_seat, auto_reset); opp: ``Opponents``; st: ``EnvRows``; out: ``EnvOut``;
-    scratch as ``reset_row``'s."""
+    cfg = (players, r, hook, fixed_seat, auto_reset); opp: ``Opponents``, or None (the type) in self-play, as
+    ``step_kernel``'s (the opponents' code is then not compiled in); st: ``EnvRows``; out: ``EnvOut``; scratch as
+    ``reset_row``'s."""
     players, r, hook, fixed_seat, _ = cfg
     scal = st.scal
     n = scal.shape[0]
     for i in rows:
         reset_row(seed, scal[i, S_EP] * n + i, players, r, fixed_seat, st, i, scratch)
-        if opp.kind != NO_OPPONENT:
+        if opp is None:
+            observe_row(players, r, hook, NO_OPPONENT, st, out, i)
+        else:
             opponents_play(players, r, hook, opp, st, i)
-        observe_row(players, r, hook, opp.kind, st, out, i)
+            observe_row(players, r, hook, opp.kind, st, out, i)
 
 
 @lean_kernel
@@ -499,7 +504,8 @@ class VectorEnv:
             self._seed(seed)
         rows = np.arange(self.n) if rows is None else np.asarray(rows, np.int64).ravel()
         self._scal[rows, S_EP] += 1
-        reset_kernel(np.uint64(self.seed), rows, self._cfg, self._opp, self._rows, self._out, self._scratch)
+        opp = None if self.opponents is None else self._opp  # None, the type: self-play compiles no opponents
+        reset_kernel(np.uint64(self.seed), rows, self._cfg, opp, self._rows, self._out, self._scratch)
         self.dones[rows] = False
         return self.obs, self.masks
 

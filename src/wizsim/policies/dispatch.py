@@ -40,7 +40,7 @@ import numpy as np
 from numba.core import types
 from numba.extending import overload
 
-from wizsim._jit import inline_kernel
+from wizsim._numba import inline_kernel
 from wizsim.bits import ZERO
 from wizsim.cards import N_CARDS
 from wizsim.policies.heuristic import (

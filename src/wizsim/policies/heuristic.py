@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from wizsim._jit import inline_kernel, kernel
+from wizsim._numba import inline_kernel, kernel
 from wizsim.bits import ONE, ZERO, bit, highest_bit, lowest_bit, popcount
 from wizsim.cards import FULL_DECK_MASK, JESTER_MASK, N_RANKS, N_SUITED, SUIT_MASKS, WIZARD_MASK
 from wizsim.config import MAX_PLAYERS, MIN_PLAYERS, n_game_rounds

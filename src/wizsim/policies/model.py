@@ -55,7 +55,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from wizsim._jit import inline_kernel, kernel
+from wizsim._numba import inline_kernel, kernel
 from wizsim.bits import ZERO, bit, popcount
 from wizsim.policies.heuristic import heuristic_bid, heuristic_card, heuristic_obs_card, heuristic_trump_choices
 from wizsim.policies.records import Log, RoundInfo, RoundState

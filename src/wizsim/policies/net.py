@@ -51,7 +51,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from wizsim._jit import kernel
+from wizsim._numba import kernel
 from wizsim.bits import ZERO, lowest_bit, popcount
 from wizsim.cards import N_RANKS, N_SUITED
 from wizsim.policies.heuristic import TABLE_SIZE

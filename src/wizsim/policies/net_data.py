@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from wizsim._jit import kernel
+from wizsim._numba import kernel
 from wizsim.bits import ZERO, bit, lowest_bit, popcount
 from wizsim.cards import FULL_DECK_MASK
 from wizsim.deal.kernels import DEAL_STREAM, PLAY_STREAM, deal_round, next_u64, rand_below, stream_key

@@ -53,7 +53,7 @@ from __future__ import annotations
 
 from collections import namedtuple
 
-from wizsim._jit import inline_kernel
+from wizsim._numba import inline_kernel
 
 FIELDS = ("seat", "players", "r", "hook", "hand", "legal", "forbidden", "turn_up", "trump", "bids", "tricks",
           "seat_played", "played", "trick_cards", "n_in_trick", "led", "winning_pos", "voids")

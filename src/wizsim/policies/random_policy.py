@@ -7,7 +7,7 @@ is shown.
 
 from __future__ import annotations
 
-from wizsim._jit import inline_kernel
+from wizsim._numba import inline_kernel
 from wizsim.bits import popcount, select_bit
 from wizsim.deal.kernels import rand_below
 

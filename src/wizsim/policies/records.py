@@ -59,7 +59,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from wizsim._jit import inline_kernel
+from wizsim._numba import inline_kernel
 from wizsim.cards import FULL_DECK_MASK
 
 RoundInfo = namedtuple("RoundInfo", ("players", "r", "hook", "turn_up", "trump"))

@@ -18,7 +18,7 @@ through the heuristic (net) directly rather than through ``dispatch`` so that th
 
 from __future__ import annotations
 
-from wizsim._jit import inline_kernel, kernel
+from wizsim._numba import inline_kernel, kernel
 from wizsim.bits import bit, popcount
 from wizsim.cards import N_RANKS, N_SUITED
 from wizsim.policies.heuristic import heuristic_obs_card

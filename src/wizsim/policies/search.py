@@ -42,7 +42,7 @@ import numpy as np
 from numba.core import types
 from numba.extending import overload
 
-from wizsim._jit import inline_kernel, kernel
+from wizsim._numba import inline_kernel, kernel
 from wizsim.bits import ZERO, bit, lowest_bit, popcount
 from wizsim.cards import FULL_DECK_MASK
 from wizsim.deal.kernels import rand_below

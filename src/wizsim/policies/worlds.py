@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from wizsim._jit import kernel
+from wizsim._numba import kernel
 from wizsim.bits import ZERO, bit, lowest_bit, popcount
 from wizsim.cards import FIRST_JESTER, FIRST_WIZARD, N_RANKS, N_SUITED
 from wizsim.deal.kernels import next_u64, rand_below

@@ -51,7 +51,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from wizsim._jit import Stopwatch
+from wizsim._numba import Stopwatch
 from wizsim.cards import FIRST_JESTER, FIRST_WIZARD, format_card, format_cards, format_trump
 from wizsim.record.game import GameRecord, RecordError, RoundFacts
 from wizsim.stats import Z95, json_float

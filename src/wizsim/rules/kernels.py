@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from wizsim._jit import kernel
+from wizsim._numba import kernel
 from wizsim.cards import (
     FIRST_JESTER,
     FIRST_WIZARD,

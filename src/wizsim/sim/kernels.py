@@ -3,7 +3,7 @@
 ``sim.driver.run_batch`` splits a batch into contiguous spans of rows, one per thread, and calls the
 kernel for each span from a Python thread (the kernels release the GIL). Each call reseeds the streams
 of every round from (seed, round index) and writes only its own rows, so the result is the same for
-any thread count and any split. The kernels are lean (``_jit.lean_kernel``): the caller hands them their
+any thread count and any split. The kernels are lean (``_numba.lean_kernel``): the caller hands them their
 scratch (``round.round_scratch``, one per thread), and the records of each round cost no reference
 counting.
 
@@ -25,7 +25,7 @@ from collections import namedtuple
 
 import numpy as np
 
-from wizsim._jit import lean_kernel
+from wizsim._numba import lean_kernel
 from wizsim.config import n_game_rounds
 from wizsim.deal.kernels import GAME_STREAM, rand_below, stream_key
 from wizsim.policies.records import Log

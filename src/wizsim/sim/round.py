@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from wizsim._jit import inline_kernel, kernel, lean_kernel
+from wizsim._numba import inline_kernel, kernel, lean_kernel
 from wizsim.bits import ZERO, lowest_bit
 from wizsim.cards import N_CARDS
 from wizsim.deal.kernels import DEAL_STREAM, PLAY_STREAM, deal_round, draw_below_mask, stream_key
@@ -99,7 +99,7 @@ def _play_round_ext(search, user, a):
     the argument's type is None, so the tests are nested such that whatever stays compiles for the types
     at hand (a table with a user's player also compiles the light round it never takes). Lean like
     ``play_round``: what it calls that allocates (the search policy, a user's functions) states its own
-    counting (``_jit``, ``wizsim.jit``)."""
+    counting (``_numba``, ``wizsim.jit``)."""
     if user is None:
         if search is not None:
             if any_search(a[0], a[3]):

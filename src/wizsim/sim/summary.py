@@ -9,7 +9,7 @@ from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
-from wizsim._jit import Stopwatch
+from wizsim._numba import Stopwatch
 from wizsim.sim.driver import simulate_games, simulate_rounds
 from wizsim.sim.plan import make_plan
 from wizsim.stats import json_safe

@@ -61,7 +61,7 @@ def warm_kernels() -> tuple:
 
 def needs_first_compile() -> bool:
     """Whether warming compiles (an empty Numba cache here) rather than loads, for either build."""
-    from wizsim._jit import needs_compile
+    from wizsim._numba import needs_compile
 
     return needs_compile(*warm_kernels()) or needs_compile(*warm_kernels(), ext=(True, None))
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 from numba import prange
 
-from wizsim._jit import parallel_kernel
+from wizsim._numba import parallel_kernel
 from wizsim.policies.records import Fixed, Log
 from wizsim.sim.round import key_streams, play_round, round_scratch, round_state
 

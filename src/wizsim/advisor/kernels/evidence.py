@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 from numba import prange
 
-from wizsim._jit import kernel, parallel_kernel
+from wizsim._numba import kernel, parallel_kernel
 from wizsim.deal.kernels import DEAL_STREAM, deal_round, next_u64, stream_key
 from wizsim.policies.model import (
     bids_likelihood,
@@ -148,7 +148,7 @@ def _weigh_worlds(at, dealt, info, me, opponents, evidence, doubt, out):
     for i in range(lo, hi):
         for s in range(players):
             whole[s] = worlds[i, s] | seat_played[s]
-        world = RoundInfo(players, r, hook, turn_ups[i], trump)
+        world = RoundInfo(players, r, hook, np.int64(turn_ups[i]), trump)  # int64 as the round's: its deciders serve
         # every seat's bid was heard
         value, named_ok[i] = heard_likelihood(opponents, world, me, whole, bids, players, named, model_bids[i])
         if typed:

@@ -15,14 +15,15 @@ the search policy's deciders only when a seat plays it, as ``round.play_round`` 
 from __future__ import annotations
 
 import numpy as np
-from numba import prange
 
-from wizsim._jit import inline_kernel, lean_kernel, parallel_kernel
+from wizsim._numba import inline_kernel, kernel, lean_kernel
 from wizsim.bits import bit
 from wizsim.deal.kernels import PLAY_STREAM, stream_key
 from wizsim.policies.dispatch import any_search, seat_card
 from wizsim.policies.records import Log, RoundInfo, RoundState, Seats
 from wizsim.policies.rollout import play_card, play_tricks, trick_status
+
+BLOCK = 16  # the fewest worlds a thread plays out in one call (``sim.driver.run_batch``)
 
 
 @lean_kernel
@@ -62,7 +63,7 @@ def _resume(search, user, a):
     play_tricks(seat_card, (seats, play_rng, search, user), info, state, n, leader, played, info.r * info.players, log)
 
 
-@parallel_kernel
+@kernel
 def evaluate_worlds_kernel(seed, first_index, worlds, turn_ups, candidates, start, seats, out, ext, logs):
     """``out[i, j]``: the seat ``me``'s tricks at the end of the round on world i after playing
     ``candidates[j]`` now. worlds (n, players) uint64 (the seat's own hand in its column), turn_ups (n,)
@@ -71,23 +72,22 @@ def evaluate_worlds_kernel(seed, first_index, worlds, turn_ups, candidates, star
     (``records.Seats``) and ext as ``round.play_round``'s. logs: (n, k, r * players + 2 r) int8, each
     play-out's trick log (the cards from the one after ``candidates[j]`` on at their place in the order of
     play, then each trick's leader, then its winner, from the current trick on; the rest untouched:
-    advice's reasons), or a (0, 0, 0) array: not wanted, no log."""
-    # plain names before the parallel loop: Numba's parfors cannot carry a record of records into it
+    advice's reasons), or a (0, 0, 0) array: not wanted, no log. Serial: ``evaluate_worlds`` runs a span of
+    worlds per thread (``sim.driver.run_batch``), a parallel loop would compile the play-outs twice more."""
     info0, state0, me, n_in_trick, leader, played = start
     players, r, hook, trump = info0.players, info0.r, info0.hook, info0.trump
     _, seat_played, voids, trick_cards, bids, tricks = state0
     n = worlds.shape[0]
     k = candidates.shape[0]
     led0, best0, win0 = trick_status(trick_cards, n_in_trick, trump)
-    for i in prange(n):
-        # the arrays by their own names: inside a parallel loop Numba loses a write through a record's field
+    for i in range(n):
         live = np.empty(players, np.uint64)
         sp = np.empty(players, np.uint64)
         vd = np.empty(players, np.int8)
         tc = np.empty(players, np.int8)
         tr = np.empty(players, np.int8)
         state = RoundState(live, sp, vd, tc, bids, tr)
-        info = RoundInfo(players, r, hook, turn_ups[i], trump)
+        info = RoundInfo(players, r, hook, np.int64(turn_ups[i]), trump)  # int64 as the round's: its deciders serve
         rng = np.empty(1, np.uint64)
         want_log = logs.shape[0] > 0
         log = np.zeros(r * players if want_log else 1, np.int8)
@@ -115,8 +115,8 @@ def evaluate_worlds_kernel(seed, first_index, worlds, turn_ups, candidates, star
 @lean_kernel
 def _candidate(info, seats, rng, state, at, c, log, ext):
     """The seat plays ``c`` now (``at`` = (me, n_in_trick, leader, played, and the trick's led code, best
-    strength and its position)), then the round is played out: a call of its own, because inside a
-    parallel loop Numba loses a write through a record's field (``play_card`` writes the state's)."""
+    strength and its position)), then the round is played out: lean, a call of its own (inlined into the
+    counting kernel, its arrays' reference counts cost play advice a quarter more time)."""
     me, n_in_trick, leader, played, led0, best0, win0 = at
     play_card(state, info.trump, me, c, n_in_trick, led0, best0, win0)
     resume_tricks(info, seats, rng, state, n_in_trick + 1, leader, played | bit(c), log, ext)
@@ -130,6 +130,7 @@ def evaluate_worlds(state, worlds, turn_ups, candidates, policy: str = "heuristi
     given, gets each play-out's trick log (the kernel's)."""
     from wizsim.policies import make_slots
     from wizsim.policies.dispatch import kernel_ext
+    from wizsim.sim.driver import run_batch
 
     info, state_arrays, me, n_in_trick, leader, played = state.kernel_records()
     if names is None:
@@ -140,9 +141,17 @@ def evaluate_worlds(state, worlds, turn_ups, candidates, policy: str = "heuristi
     n, k = len(worlds), len(candidates)
     out = np.zeros((n, k), np.int8)
     if n and k:
-        evaluate_worlds_kernel(np.uint64(seed), np.int64(first_index), np.ascontiguousarray(worlds, np.uint64),
-                               np.ascontiguousarray(turn_ups, np.int8), np.ascontiguousarray(candidates, np.int8),
-                               (info, state_arrays, me, n_in_trick, leader, played),
-                               Seats(seat_slot, slots.kinds, slots.params, slots.table), out, kernel_ext(slots.kinds, params=slots.params),
-                               np.zeros((0, 0, 0), np.int8) if logs is None else logs)
+        worlds = np.ascontiguousarray(worlds, np.uint64)
+        turn_ups = np.ascontiguousarray(turn_ups, np.int8)
+        candidates = np.ascontiguousarray(candidates, np.int8)
+        start = (info, state_arrays, me, n_in_trick, leader, played)
+        seats = Seats(seat_slot, slots.kinds, slots.params, slots.table)
+        ext = kernel_ext(slots.kinds, params=slots.params)
+        logs = np.zeros((0, 0, 0), np.int8) if logs is None else logs
+
+        def rows(kern, a, b):
+            kern(np.uint64(seed), np.int64(first_index + a), worlds[a:b], turn_ups[a:b], candidates, start, seats,
+                 out[a:b], ext, logs[a:b] if logs.shape[0] else logs)
+
+        run_batch(evaluate_worlds_kernel, n, BLOCK, ext, rows)
     return out

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from wizsim._jit import kernel
+from wizsim._numba import kernel
 from wizsim.bits import ONE, ZERO, lowest_bit, popcount, select_bit_mask
 from wizsim.deal.kernels import WORLD_STREAM, stream_key
 from wizsim.policies.worlds import FAILED, HARD_TRIES, draw_world

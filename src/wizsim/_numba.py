@@ -22,8 +22,8 @@ which no later process has, and add a file on every run.
 Compile time: Numba links the code of every kernel a kernel calls into it and optimizes and generates
 machine code for the whole again, so each layer of (not inlined) kernels above a big one, the round
 with its policies, pays that one's compile once more; a ``parallel_kernel`` is two such layers (its loop's
-body is compiled as a function of its own). The simulation's batch kernels are therefore serial, called
-from Python threads (``sim.driver.run_batch``), and call the round directly.
+body is compiled as a function of its own). The simulation's batch kernels and play advice's play-outs are therefore
+serial, called from Python threads (``sim.driver.run_batch``), and call the round (or play-out) directly.
 """
 
 from __future__ import annotations

@@ -98,7 +98,8 @@ def _card_choice(ctx, obs):
         if leader < 0:
             leader += players
         row = np.empty(k)
-        wctx = (obs, cands[:k], leader, trick_status(trick_cards, n_in_trick, trump), _scratch(players))
+        wctx = (obs, cands[:k], leader, trick_status(trick_cards, n_in_trick, trump), _scratch(players),
+                (True, params, table))  # True: the search's heuristic play-outs (search._play_out)
         world = live.copy()
         _card_world(wctx, world, row)
         for j in range(k):
@@ -146,7 +147,7 @@ def label_round(seed, index, kind, params, table, eps, p_card, out, counts):
             trump_features(hands[dealer], players, r, s, out[4][i, s])
         row = np.empty(4)
         ctx = (params, table, players, r, hook, turn_up, dealer, 0, bids, cands[:4], 0, True,
-               _scratch(players))
+               _scratch(players), True)
         _round_world(ctx, hands, row)
         out[5][i] = row
         obs = observe(RoundInfo(players, r, hook, turn_up, -1), state, dealer, hands[dealer], ZERO, -1, ZERO, 0,
@@ -168,7 +169,7 @@ def label_round(seed, index, kind, params, table, eps, p_card, out, counts):
                     k += 1
             row = np.empty(k)
             ctx = (params, table, players, r, hook, turn_up, s, s + 1, bids, bc[:k], trump, False,
-                   _scratch(players))
+                   _scratch(players), True)
             _round_world(ctx, hands, row)
             for j in range(k):
                 out[1][i, bc[j]] = row[j]

@@ -112,7 +112,8 @@ def test_advice_asked_during_a_review_is_answered_between_its_decisions(live_ser
     review = threading.Thread(target=_ask, args=(live_server, "/api/review", {**EXAMPLE, "samples": 4000, "seed": 1},
                                                   box, "review"))
     review.start()
-    time.sleep(1.0)  # the review has its turn
+    # the review has its turn; not much longer: warm, 4000 samples a decision end in about a second on 2 cores
+    time.sleep(0.3)
     _ask(live_server, "/api/advise", {"hand": "AS,KD,3H", "trump": "S", "seat": 2, "bids": "1", "samples": 50,
                                       "seed": 1}, box, "advice")
     review.join(300)

@@ -56,7 +56,7 @@ import numpy as np
 from wizsim import advise, advise_play
 from wizsim.advisor.table_fit import TablePlay
 from wizsim.bits import bit, lowest_bit, popcount
-from wizsim.cards import FIRST_JESTER, FIRST_WIZARD, format_card, format_cards, mask_to_cards
+from wizsim.cards import FIRST_JESTER, FIRST_WIZARD, WIZARD_MASK, format_card, format_cards, mask_to_cards
 from wizsim.deal.kernels import PLAY_STREAM, stream_key
 from wizsim.policies import make_slots
 from wizsim.policies.dispatch import SEARCH, choose_card
@@ -70,6 +70,9 @@ from wizsim.stats import Z95
 
 PLAYERS = 4
 HERO = "heuristic"
+# --turn-up wizard: every deal turns up a Wizard (the dealer names the trump: the named suit is evidence), the
+# hero in the seats before the dealer's (the dealer hears no named suit)
+DEAL: dict = {}
 LEARN = False  # --learn: the advisor learns the table's play from the rounds before the question's
 TABLES = {
     "heuristic (control)": ["heuristic"] * 3,
@@ -150,9 +153,9 @@ def bid_questions(opponents: list[str], r: int, n: int, trust: dict, first: int 
     refusals, diffs, own_diffs, values, seconds = 0, [], [], [], []
     errors, asked = [], []
     for i in range(first, first + n):
-        hero = i % PLAYERS
+        hero = i % (PLAYERS - 1 if DEAL else PLAYERS)
         names = seat_names(opponents, hero)
-        truth = simulate_rounds(PLAYERS, r, 1, names, seed=SEED, first_index=i)
+        truth = simulate_rounds(PLAYERS, r, 1, names, seed=SEED, first_index=i, **DEAL)
         hand = format_cards(mask_to_cards(int(truth.hands[0, hero])))
         learned, seen = learned_table(names, r, i, hero) if LEARN else ({}, None)
         started = time.perf_counter()
@@ -169,7 +172,7 @@ def bid_questions(opponents: list[str], r: int, n: int, trust: dict, first: int 
         mode[hero] = BID_FORCED
         fixed = np.zeros(PLAYERS, np.int8)
         fixed[hero] = b
-        replay = simulate_rounds(PLAYERS, r, 1, names, seed=SEED, first_index=i, bid_mode=mode, fixed_bids=fixed)
+        replay = simulate_rounds(PLAYERS, r, 1, names, seed=SEED, first_index=i, bid_mode=mode, fixed_bids=fixed, **DEAL)
         diffs.append(float(replay.tricks[0, hero] == b) - float(a.p_exact[b]))
         own = int(truth.bids[0, hero])  # the bid the hero made at the true table, the advice unheeded
         own_diffs.append(float(truth.tricks[0, hero] == own) - float(a.p_exact[own]))
@@ -306,9 +309,9 @@ def play_questions(opponents: list[str], r: int, n: int, trust: dict, first: int
     refusals, diffs, said, values, calls, seconds = 0, [], [], [], 0, []
     errors, asked = [], []
     for i in range(first, first + n):
-        hero = i % PLAYERS
+        hero = i % (PLAYERS - 1 if DEAL else PLAYERS)
         names = seat_names(opponents, hero)
-        truth = simulate_rounds(PLAYERS, r, 1, names, seed=SEED, first_index=i)
+        truth = simulate_rounds(PLAYERS, r, 1, names, seed=SEED, first_index=i, **DEAL)
         learned, seen = learned_table(names, r, i, hero) if LEARN else ({}, None)
         t = Table(truth, names, r, i)
         predicted = replay = None
@@ -570,7 +573,7 @@ def summary(out: dict) -> dict:
 
 
 def main() -> None:
-    global HERO, LEARN, PLAYERS
+    global HERO, LEARN, PLAYERS, DEAL
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--questions", type=int, default=100, help="bid questions per table and round size")
     ap.add_argument("--deals", type=int, default=None, help="play-advice deals per table and round size "
@@ -604,6 +607,10 @@ def main() -> None:
                     "from rounds 1 .. r - 1 played by the same table (the game so far)")
     ap.add_argument("--learn-what", default=None, help="with --learn: the comma list of figures the opponents' "
                     "model takes (noise, bid_shift, blind; default: the advisor's, table_fit.MODELLED)")
+    ap.add_argument("--turn-up", choices=("any", "wizard"), default="any",
+                    help="wizard: every deal turns up a Wizard, the dealer names the trump, the hero sits before "
+                         "the dealer (what the named suit tells)")
+    ap.add_argument("--trump-trust", type=float, default=None, help="how far the dealer's named suit is trusted")
     ap.add_argument("--no-play", action="store_true", help="bid advice only")
     ap.add_argument("--no-bid", action="store_true", help="play advice only")
     ap.add_argument("--quick", action="store_true", help="r = 6 and 10 only")
@@ -628,6 +635,8 @@ def main() -> None:
             ap.error("--learn-what needs --learn and names of noise, bid_shift, blind")
         table_fit.MODELLED = what
     PLAYERS = args.players
+    if args.turn_up == "wizard":
+        DEAL = {"turn_up_pool": int(WIZARD_MASK)}
     rounds = ((6, 10) if args.quick else rounds_for(PLAYERS)) if args.rounds is None else tuple(
         int(x) for x in args.rounds.split(","))
     if any(not 1 <= r <= 60 // PLAYERS for r in rounds):
@@ -635,8 +644,8 @@ def main() -> None:
     every = tables_for(PLAYERS)
     tables = every if args.tables is None else {k: every[k] for k in args.tables.split(",")}
     deals = args.deals if args.deals is not None else max(4, args.questions // 4)
-    trust = {k: v for k, v in (("bid_trust", args.bid_trust), ("play_noise", args.play_noise), ("policy", args.policy))
-             if v is not None}
+    trust = {k: v for k, v in (("bid_trust", args.bid_trust), ("play_noise", args.play_noise), ("policy", args.policy),
+                               ("trump_trust", args.trump_trust)) if v is not None}
     play_trust = {**trust, **({"play_trust": args.play_trust} if args.play_trust is not None else {})}
     if args.doubt is not None:  # bid advice only
         trust["doubt"] = args.doubt
@@ -680,6 +689,7 @@ def main() -> None:
     out = {"machine": {"cpu": platform.processor() or platform.machine(), "cores": os.cpu_count(),
                        "date": time.strftime("%Y-%m-%d"), "loadavg": os.getloadavg()},
            "seed": SEED, "players": PLAYERS, "hero": HERO, "first": first, "questions": questions, "deals": deals, "trust": play_trust,
+           **({"turn_up": "wizard", "bid_trust_sent": trust} if DEAL else {}),
            **({"learn": True, "learned": list(_learned())} if LEARN else {}),
            **({"against": {"run": Path(args.against).name, "change": paired}} if paired else {}), "results": results, "pooled": pooled, "same_questions": same, "advised_vs_own": sides}
     path = Path(args.out) if args.out else RAW / ("robustness-quick.json" if args.quick else "robustness.json")

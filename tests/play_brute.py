@@ -34,10 +34,13 @@ def cards_of(mask: int) -> list[int]:
     return [c for c in range(N_CARDS) if mask >> c & 1]
 
 
-def heard(q, hands: dict[int, set[int]], turn_up: int, bid_trust: float = 1.0, play_trust: float = 0.0) -> float:
+def heard(q, hands: dict[int, set[int]], turn_up: int, bid_trust: float = 1.0, play_trust: float = 0.0,
+          trump_trust: float | None = None) -> float:
     """The chance of what the opponents did given their hands: each opponent's bid (its heuristic twin
-    holding its cards now plus those it played), an opponent dealer's named trump on a turned-up Wizard,
-    and (``play_trust`` > 0) every card each opponent chose, as the model's twins weigh them."""
+    holding its cards now plus those it played), an opponent dealer's named trump on a turned-up Wizard
+    (at ``trump_trust``; None: the bid trust), and (``play_trust`` > 0) every card each opponent chose, as
+    the model's twins weigh them."""
+    trump_trust = bid_trust if trump_trust is None else trump_trust
     dealer = q.players - 1
     whole = {s: sorted(hands[s] | set(cards_of(q.seat_played[s]))) for s in hands}
     w = 1.0
@@ -50,28 +53,29 @@ def heard(q, hands: dict[int, set[int]], turn_up: int, bid_trust: float = 1.0, p
             forbidden = left if 0 <= left <= q.r else -1
         model = heuristic_bid(PARAMS, VALUES, s, q.players, q.r, whole[s], q.trump, list(q.bids), forbidden)
         w *= bid_weight(model, q.bids[s], q.r, forbidden, bid_trust)
-    if q.trump_card is not None and 52 <= q.trump_card < 56 and q.me != dealer and bid_trust > 0:
+    if q.trump_card is not None and 52 <= q.trump_card < 56 and q.me != dealer and trump_trust > 0:
         choices = heuristic_trump_choices(PARAMS, VALUES, q.players, q.r, whole[dealer])
-        w *= trump_weight(choices, q.trump, bid_trust)
+        w *= trump_weight(choices, q.trump, trump_trust)
     if play_trust > 0 and q.played:
         masks = [0] * q.players
         for s in range(q.players):
             cards = whole[s] if s != q.me else set(q.hand) | set(cards_of(q.seat_played[s]))
             masks[s] = sum(1 << c for c in cards)
         kinds = [1] * q.players
-        w *= play_likelihood(Opponents(kinds, None, None, 0.0, play_trust),
+        w *= play_likelihood(Opponents(kinds, None, None, 0.0, play_trust, 0.0),
                              RoundInfo(q.players, q.r, q.hook, turn_up, q.trump), q.me, masks, list(q.bids),
                              list(q.played), len(q.played))
     return w
 
 
 def heard_mixed(q, hands: dict[int, set[int]], turn_up: int, bid_trust: float, play_trust: float,
-                doubt: float, seat_doubt: float = 0.0) -> float:
+                doubt: float, seat_doubt: float = 0.0, trump_trust: float | None = None) -> float:
     """``heard`` with the table's type in doubt: ``doubt * P(what was done | a blind table)`` plus ``1 -
     doubt`` times the sum, over every set of seats blind on their own (prior ``seat_doubt`` each), of the
     product of each seat's probability of what it did, as modelled or blind: its heard bid (uniform over
     the legal bids if blind, and under the model at trust 0), the named suit and its chosen cards where
     the model weighs them (a quarter; one of the seat's legal cards uniformly)."""
+    trump_trust = bid_trust if trump_trust is None else trump_trust
     dealer = q.players - 1
     whole = {s: sorted(hands[s] | set(cards_of(q.seat_played[s]))) for s in hands}
     others = [s for s in range(q.players) if s != q.me]
@@ -88,16 +92,16 @@ def heard_mixed(q, hands: dict[int, set[int]], turn_up: int, bid_trust: float, p
         else:
             b = heuristic_bid(PARAMS, VALUES, s, q.players, q.r, whole[s], q.trump, list(q.bids), forbidden)
             model[s] *= bid_weight(b, q.bids[s], q.r, forbidden, bid_trust)
-    if q.trump_card is not None and 52 <= q.trump_card < 56 and q.me != dealer and bid_trust > 0:
+    if q.trump_card is not None and 52 <= q.trump_card < 56 and q.me != dealer and trump_trust > 0:
         model[dealer] *= trump_weight(heuristic_trump_choices(PARAMS, VALUES, q.players, q.r, whole[dealer]), q.trump,
-                                      bid_trust)
+                                      trump_trust)
         blind[dealer] /= 4
     if play_trust > 0 and q.played:
         masks = [0] * q.players
         for s in range(q.players):
             cards = whole[s] if s != q.me else set(q.hand) | set(cards_of(q.seat_played[s]))
             masks[s] = sum(1 << c for c in cards)
-        by_model, by_chance = play_seat_likelihoods(Opponents([1] * q.players, None, None, 0.0, play_trust),
+        by_model, by_chance = play_seat_likelihoods(Opponents([1] * q.players, None, None, 0.0, play_trust, 0.0),
                                                     RoundInfo(q.players, q.r, q.hook, turn_up, q.trump), q.me, masks,
                                                     list(q.bids), list(q.played), len(q.played))
         for s in others:
@@ -176,14 +180,15 @@ def play_out(q, hands: dict[int, set[int]], turn_up: int, first: int) -> int:
     return tricks[q.me]
 
 
-def brute_force(q, bid_trust: float = 1.0, play_trust: float = 0.0, doubt: float = 0.0, seat_doubt: float = 0.0):
+def brute_force(q, bid_trust: float = 1.0, play_trust: float = 0.0, doubt: float = 0.0, seat_doubt: float = 0.0,
+                trump_trust: float | None = None):
     """card -> (p_make, ev, expected_tricks, n_deals): the deals weighted by the chance of what was heard
-    (with the table's type in doubt: the mixture's, ``heard_mixed``)."""
+    (with the table's type in doubt: the mixture's, ``heard_mixed``); ``trump_trust`` None: the bid trust."""
     got = {c: [] for c in (int(x) for x in q.legal_cards)}
     weights = []
     for turn_up, hands in deals(q):
-        w = heard(q, hands, turn_up, bid_trust, play_trust) if doubt == 0 and seat_doubt == 0 else \
-            heard_mixed(q, hands, turn_up, bid_trust, play_trust, doubt, seat_doubt)
+        w = heard(q, hands, turn_up, bid_trust, play_trust, trump_trust) if doubt == 0 and seat_doubt == 0 else \
+            heard_mixed(q, hands, turn_up, bid_trust, play_trust, doubt, seat_doubt, trump_trust)
         if w == 0:
             continue
         weights.append(w)

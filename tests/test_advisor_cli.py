@@ -91,6 +91,24 @@ def test_seat_doubt_is_for_the_seats_heard():
     assert bad.exit_code == 2 and "'--seat-doubt'" in bad.output
 
 
+def test_trump_trust_weighs_the_suit_an_opponent_dealer_named():
+    """Bid and play advice take --trump-trust (JSON ``trump_trust``; the table's line says it where a dealer
+    named the suit); the dealer's own trump question refuses it; out of 0..1 it exits 2."""
+    base = ["advise", "--hand", "AS,KD,3H", "--trump", "H", "--trump-card", "W", "--seat", "1", "--seed", "4"]
+    for extra in (["--bids", "1,0,1,1"], []):  # play advice, bid advice
+        got = invoke(*[*base, *extra, "--trump-trust", "0.5", "--json"])
+        assert got.exit_code == 0, got.output
+        assert json.loads(got.output)["trump_trust"] == 0.5
+        text = invoke(*[*base, *extra, "--trump-trust", "0.5"])
+        assert "named suit 0.5" in text.output
+    plain = invoke(*["advise", "--hand", "AS,KD,3H", "--trump", "H", "--seat", "1", "--seed", "4"])
+    assert plain.exit_code == 0 and "named suit" not in plain.output  # no Wizard turned up: nothing named
+    trump = invoke(*["advise", "--hand", "AS,KD,3H", "--trump-card", "W", "--seat", "4", "--trump-trust", "0.5"])
+    assert trump.exit_code == 2 and "--trump-trust weighs the suit an opponent dealer named" in trump.output
+    bad = invoke(*[*base, "--trump-trust", "1.5"])
+    assert bad.exit_code == 2 and "'--trump-trust'" in bad.output
+
+
 def test_table_shows_every_bid_the_recommendation_and_the_deals_used():
     result = invoke(*BASE + ["--seed", "1", "--samples", "2000"])
     assert result.exit_code == 0, result.output
@@ -131,7 +149,8 @@ def test_json_is_the_contract_shape():
     assert list(obj) == ["phase", "hand", "players", "seat", "trump", "trump_card", "earlier_bids", "hook", "best_bid",
                          "method", "samples", "table", "close_call",  # close_call: issue 10 item 11
                          "ess", "policy", "bid_trust", "play_noise", "doubt", "seat_doubt",
-                         "warning"]  # the opponents' model: issue 17
+                         "warning",  # the opponents' model: issue 17
+                         "trump_trust"]  # a dealer's named suit: issue 35
     assert obj["hand"] == "W,AS,3H" and obj["trump"] == "S" and obj["trump_card"] == "7S"
     assert obj["players"] == 4 and obj["seat"] == 2 and obj["earlier_bids"] == [1] and obj["hook"] is False
     assert obj["method"] == "monte-carlo" and obj["samples"] == 1500

@@ -189,3 +189,47 @@ def test_monte_carlo_conditioned_round_one_agrees_with_exact():
 def test_pooled_turn_up_excludes_the_players_own_card_from_the_pool():
     q = make_question("AS", "S", 1, 4, policy="random")
     assert q.turn_up_pool == int(SUIT_MASKS[0]) & ~cards_to_mask([12])
+
+
+@needs_heuristic
+@pytest.mark.parametrize("bid_trust,trump_trust", [(0.6, 1.0), (0.6, 0.9), (1.0, 0.5), (0.6, 0.0)])
+def test_named_suit_is_weighed_by_its_own_trust(bid_trust, trump_trust):
+    """A dealer's named suit on a turned-up Wizard is evidence with a trust of its own (trump_trust), apart
+    from the heard bids' (bid_trust): the brute force weighs each deal by the bid's weight at bid_trust
+    times the named suit's weight (the heuristic's trump choices twin) at trump_trust."""
+    from wizsim.advisor.opponents import OpponentModel
+    from wizsim.policies import make_slots
+    from wizsim.policies import reference as ref
+
+    q = make_question("5H", "H", 2, 3, bids="0", trump_card="W", policy="heuristic")
+    slots = make_slots(["heuristic"])
+
+    def weight_of(deal, t):
+        got = ref.heuristic_bid(slots.params[0], slots.table, 0, 3, 1, [deal[0]], q.trump, [0], -1)
+        w = ref.bid_weight(got, 0, 1, -1, bid_trust)
+        return w * ref.named_trump_likelihood(1, slots.params[0], slots.table, trump_trust, 3, 1, 1 << deal[2],
+                                              q.trump)
+
+    model = OpponentModel.build(opponent_names(q.policy, 3, 2), 1, q.player_policy, bid_trust, 0.0,
+                                trump_trust=trump_trust)
+    got = exact_round_one(q, model)
+    assert got.p_win == pytest.approx(_brute(q, weight_of), abs=1e-12)
+    if trump_trust == 0.0:  # the named suit tells nothing: only the bid weighs
+        assert got.p_win == pytest.approx(
+            _brute(q, lambda d, t: ref.bid_weight(ref.heuristic_bid(slots.params[0], slots.table, 0, 3, 1, [d[0]],
+                                                                    q.trump, [0], -1), 0, 1, -1, bid_trust)),
+            abs=1e-12)
+
+
+@needs_heuristic
+def test_trump_trust_reaches_the_answer_and_its_record():
+    """advise(trump_trust=...) changes the answer only where an opponent dealer named the suit, and the
+    answer says what it used; at trust 1, no doubt, the named suit is exactly the heuristic's choice."""
+    exact = advise("5H", "H", 2, trump_card="W", bid_trust=1.0, doubt=0.0, seat_doubt=0.0, trump_trust=1.0)
+    loose = advise("5H", "H", 2, trump_card="W", bid_trust=1.0, doubt=0.0, seat_doubt=0.0, trump_trust=0.0)
+    assert exact.p_tricks[1, 1] < loose.p_tricks[1, 1] - 0.1  # the dealer holds hearts: 5H takes less often
+    assert exact.to_dict()["trump_trust"] == 1.0 and loose.to_dict()["trump_trust"] == 0.0
+    known = advise("5H", "H", 2, trump_card="7H", trump_trust=1.0)
+    assert known.p_tricks[1, 1] == advise("5H", "H", 2, trump_card="7H", trump_trust=0.0).p_tricks[1, 1]
+    with pytest.raises(ValueError, match="trump_trust must be 0..1"):
+        advise("5H", "H", 2, trump_card="W", trump_trust=1.5)

@@ -96,7 +96,7 @@ def test_deal_likelihoods_match_twin(q, seed, first, trust, named, blind):
     evidence = Evidence(bids, np.int64(q["seat"]), np.int64(named), np.zeros(players, np.uint64), np.zeros(0, np.int8),
                         np.int64(0))
     info = RoundInfo(players, r, q["hook"], np.int64(-1), np.int64(trump))
-    opponents = Opponents(kinds, params, slots.table, trust, 0.0)
+    opponents = Opponents(kinds, params, slots.table, trust, 0.0, trust)
     deal_likelihoods_kernel(np.uint64(seed), np.int64(first), info, np.asarray(q["fixed_hands"], np.uint64),
                             np.uint64(q["pool"]), q["seat"], opponents, evidence,
                             (like, u, model_bids, named_ok, seat_model))

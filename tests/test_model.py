@@ -98,7 +98,7 @@ def _random_round(rnd: random.Random, players: int, r: int):
 
 def _playing(kinds, play_trust):
     """The opponents' model of the play kernels: ``kinds``, trusting the cards chosen ``play_trust``."""
-    return Opponents(kinds, np.zeros((len(kinds), 1)), np.zeros(1), 0.0, play_trust)
+    return Opponents(kinds, np.zeros((len(kinds), 1)), np.zeros(1), 0.0, play_trust, 0.0)
 
 
 def _masks(hands):
@@ -123,7 +123,7 @@ def test_bids_likelihood_is_the_twin(seed, players, trust, blind, hook, me):
     params = np.stack([slots.params[s % 2] for s in range(players)])
     kinds = np.array([0 if blind >> s & 1 else 1 for s in range(players)], np.int8)
     model_bids = np.zeros(players, np.int8)
-    opponents, info = Opponents(kinds, params, slots.table, trust, 0.0), RoundInfo(players, r, hook, turn_up, trump)
+    opponents, info = Opponents(kinds, params, slots.table, trust, 0.0, trust), RoundInfo(players, r, hook, turn_up, trump)
     got = k.bids_likelihood(opponents, info, me, _masks(hands), np.array(bids, np.int8), n_heard, model_bids)
     want, want_bids = ref.bids_likelihood(opponents, info, me, _masks(hands), bids, n_heard)
     assert got == pytest.approx(want, rel=1e-12, abs=1e-300)

@@ -135,16 +135,23 @@ def test_last_trick_equals_the_rules():
 
 def test_a_trump_named_by_an_opponent_dealer_is_weighed_exactly():
     """The heuristic dealer breaks ties between suits at random: its named trump weighs each deal by the
-    exact chance of naming it, so a small state is still enumerated, and equals the brute force."""
+    exact chance of naming it (at its own trust, apart from the bids'), so a small state is still enumerated,
+    and equals the brute force."""
     st = dict(hand="QS", trump="S", trump_card="W", seat=2, players=3, bids="1,1,0", played="KH,AH,2H")
     q = make_play_question(**st)
     assert count_deals(q) <= 20_000
-    a = advise_play(**st, seed=1)
-    assert a.method == "exact" and a.conditioned
-    from wizsim.advisor.opponents import DEFAULT_PLAY_ADVICE_DOUBT, DEFAULT_PLAY_ADVICE_SEAT_DOUBT  # the defaults
+    from wizsim.advisor.opponents import (  # the defaults
+        DEFAULT_PLAY_ADVICE_DOUBT,
+        DEFAULT_PLAY_ADVICE_SEAT_DOUBT,
+        DEFAULT_TRUMP_TRUST,
+    )
 
-    want = brute_force(q, 0.7, 0.5, DEFAULT_PLAY_ADVICE_DOUBT, DEFAULT_PLAY_ADVICE_SEAT_DOUBT)
-    assert a.ev[0] == pytest.approx(want[int(a.cards[0])][1], abs=1e-9)
+    for trump_trust in (None, 0.4, 1.0):
+        a = advise_play(**st, seed=1, trump_trust=trump_trust)
+        assert a.method == "exact" and a.conditioned
+        want = brute_force(q, 0.7, 0.5, DEFAULT_PLAY_ADVICE_DOUBT, DEFAULT_PLAY_ADVICE_SEAT_DOUBT,
+                           DEFAULT_TRUMP_TRUST if trump_trust is None else trump_trust)
+        assert a.ev[0] == pytest.approx(want[int(a.cards[0])][1], abs=1e-9)
 
 
 def test_a_dealer_naming_a_suit_it_does_not_hold_is_answered():
@@ -158,7 +165,7 @@ def test_a_dealer_naming_a_suit_it_does_not_hold_is_answered():
             assert a.best_card in ("KH", "2C") and np.isfinite(a.ev).all()
     # the answer says the named suit is unlikely for the model, whether it is impossible (hard evidence on
     # the model's table alone) or only unlikely (soft, or a blind table or dealer in doubt)
-    hard = advise_play(**st, seed=1, bid_trust=1.0, doubt=0.0, seat_doubt=0.0)
+    hard = advise_play(**st, seed=1, bid_trust=1.0, trump_trust=1.0, doubt=0.0, seat_doubt=0.0)
     assert "it is ignored and the answer rests on the cards alone" in hard.warning
     for trust, doubt in ((1.0, None), (None, None), (None, 0.0), (1.0, 0.0)):
         a = advise_play(**st, seed=1, bid_trust=trust, doubt=doubt)
@@ -177,7 +184,7 @@ def test_table_and_json_shape():
     obj = strict_json(result.output)
     assert list(obj) == ["phase", "hand", "players", "seat", "trump", "trump_card", "bids", "played",
                          "tricks_taken", "hook", "best_card", "method", "samples", "table", "ess", "policy",
-                         "bid_trust", "play_trust", "play_noise", "doubt", "seat_doubt", "warning"]
+                         "bid_trust", "play_trust", "play_noise", "doubt", "seat_doubt", "warning", "trump_trust"]
     assert obj["phase"] == "play" and obj["method"] == "exact"
     assert obj == json.loads(json.dumps(a.to_dict()))
     assert len(obj["tricks_taken"]) == st["players"]

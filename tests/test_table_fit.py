@@ -76,7 +76,7 @@ def test_bid_likelihoods_are_the_twins_product_seat_by_seat_on_random_rounds():
             for g in (0, 10, 20, 33, 40):
                 params = np.tile(slots.params[0], (players, 1))
                 params[s, P_BID_SHIFT] = SHIFT_GRID[g]
-                like, _ = twin(Opponents(kinds, params, slots.table, 0.7, 0.0),
+                like, _ = twin(Opponents(kinds, params, slots.table, 0.7, 0.0, 0.7),
                                RoundInfo(players, r, hook, int(batch.turn_up[0]), int(batch.trump[0])), -1,
                                [int(h) for h in hands], [int(b) for b in bids], players)
                 assert got[s, g] == pytest.approx(np.log(like), abs=1e-9)

@@ -218,7 +218,7 @@ def test_openapi_docs_are_served_offline(client):
     schema = client.get("/openapi.json").json()
     assert set(schema["components"]["schemas"]["AdviseRequest"]["properties"]) == {
         "hand", "trump", "seat", "players", "bids", "played", "hook", "trump_card", "samples", "seed", "policy", "play",
-        "bid_trust", "play_trust", "play_noise", "seat_doubt", "doubt", "game", "explain"}
+        "bid_trust", "trump_trust", "play_trust", "play_noise", "seat_doubt", "doubt", "game", "explain"}
 
 
 @pytest.mark.parametrize("body,needle", [
@@ -232,6 +232,16 @@ def test_seat_doubt_is_for_the_seats_heard(client, body, needle):
         ok = post(client, {"hand": "AS,KD,3H", "trump": "S", "seat": seat, "bids": bids, "seat_doubt": 0.3,
                            "samples": 200})
         assert ok.status_code == 200 and ok.json()["seat_doubt"] == 0.3
+
+
+def test_trump_trust_is_for_a_suit_an_opponent_dealer_named(client):
+    """A bid question after a named suit takes trump_trust and says it; the dealer's own question refuses it."""
+    ok = post(client, {"hand": "5H", "trump": "H", "trump_card": "W", "seat": 2, "trump_trust": 0.4})
+    assert ok.status_code == 200 and ok.json()["trump_trust"] == 0.4
+    res = post(client, {"hand": "AS,KD,3H", "trump_card": "W", "seat": 4, "trump_trust": 0.4})
+    assert res.status_code == 422 and res.json()["detail"].startswith("trump_trust: it weighs the suit"), res.json()
+    bad = post(client, {"hand": "5H", "trump": "H", "trump_card": "W", "seat": 2, "trump_trust": "high"})
+    assert bad.status_code == 422 and "trump_trust" in bad.json()["detail"]
 
 
 def test_serve_without_the_web_extra_says_how_to_install_it(monkeypatch):

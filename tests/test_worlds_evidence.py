@@ -104,14 +104,14 @@ def test_the_current_tricks_likelihood_is_the_twin(st, trust):
     def kernel(i, trust):
         info = RoundInfo(a["players"], a["r"], a["hook"], np.int64(turn_ups[i]), a["trump"])
         state = RoundState(worlds[i], a["seat_played"], a["voids"], a["trick_cards"], a["bids"], a["tricks"])
-        return k.trick_likelihood(Opponents(kinds, np.zeros((q.players, 1)), np.zeros(1), 0.0, trust), info, state,
+        return k.trick_likelihood(Opponents(kinds, np.zeros((q.players, 1)), np.zeros(1), 0.0, trust, 0.0), info, state,
                                   a["me"], a["played"], a["n_in_trick"], a["leader"])
 
     for i in range(min(len(worlds), 300)):
         got = kernel(i, trust)
         hands = [set(int(c) for c in mask_to_cards(int(worlds[i, p]))) for p in range(q.players)]
         voids = [{suit for suit in range(4) if v >> suit & 1} for v in s.voids]
-        want = ref.trick_likelihood(Opponents(kinds, None, None, 0.0, trust),
+        want = ref.trick_likelihood(Opponents(kinds, None, None, 0.0, trust, 0.0),
                                     RoundInfo(q.players, q.r, q.hook, int(turn_ups[i]), q.trump),
                                     RoundState(hands, None, voids, list(s.trick_cards), list(q.bids), list(s.tricks)),
                                     q.me, [int(c) for c in mask_to_cards(s.played)], s.leader)

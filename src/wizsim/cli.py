@@ -28,6 +28,7 @@ from wizsim.advisor.opponents import (
     DEFAULT_PLAY_NOISE,
     DEFAULT_PLAY_TRUST,
     DEFAULT_SEAT_DOUBT,
+    DEFAULT_TRUMP_TRUST,
 )
 from wizsim.cards import CardError, card_ids, parse_trump
 from wizsim.config import (
@@ -523,8 +524,11 @@ def simulate(players, round_size, rounds, games, policy, policies, hook, seed, t
 @click.option("--play", default=None, callback=policy_names_given, show_default=PLAYER_POLICY,
               help="The policy that plays your own later cards (search plays stronger and takes longer).")
 @click.option("--bid-trust", type=click.FloatRange(0, 1), default=None, show_default=str(DEFAULT_BID_TRUST),
-              help="How far the opponents' bids (and a dealer's named suit) are trusted as evidence about their "
-                   "cards: 0 they tell nothing, 1 they are exactly what the model would do.")
+              help="How far the opponents' bids are trusted as evidence about their cards: 0 they tell nothing, "
+                   "1 they are exactly what the model would do.")
+@click.option("--trump-trust", type=click.FloatRange(0, 1), default=None, show_default=str(DEFAULT_TRUMP_TRUST),
+              help="How far the suit a dealer named on a turned-up Wizard is trusted as evidence about its cards, "
+                   "0..1.")
 @click.option("--play-trust", type=click.FloatRange(0, 1), default=None, show_default=str(DEFAULT_PLAY_TRUST),
               help="Play advice: how far the cards the opponents chose are trusted as evidence, 0..1.")
 @click.option("--play-noise", type=click.FloatRange(0, 1), default=None,
@@ -551,7 +555,7 @@ def simulate(players, round_size, rounds, games, policy, policies, hook, seed, t
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the table.")
 @bad_input_is_usage_error
 def advise(hand, trump, seat, players, bids, played, hook, trump_card, samples, seed, policy, play, bid_trust,
-           play_trust, play_noise, doubt, seat_doubt, game, explain, as_json):
+           trump_trust, play_trust, play_noise, doubt, seat_doubt, game, explain, as_json):
     """Advise a bid or, once every player has bid, the card to play now.
 
     With --bids holding the bids of the seats before yours (or none): for every bid, the chance of
@@ -576,6 +580,9 @@ def advise(hand, trump, seat, players, bids, played, hook, trump_card, samples, 
         if played or play_trust is not None:
             raise click.UsageError("the dealer names the trump before any card is played: leave out --played "
                                    "and --play-trust")
+        if trump_trust is not None:
+            raise click.UsageError("--trump-trust weighs the suit an opponent dealer named: leave it out of the "
+                                   "dealer's own question")
         if seat_doubt is not None:
             raise click.UsageError("--seat-doubt is for the seats heard bidding: the dealer names the trump "
                                    "before any bid")
@@ -594,7 +601,8 @@ def advise(hand, trump, seat, players, bids, played, hook, trump_card, samples, 
                                                    hook=hook, trump_card=trump_card, samples=samples, seed=seed,
                                                    policy=policy, play=play, bid_trust=bid_trust,
                                                    play_trust=play_trust, play_noise=play_noise, doubt=doubt,
-                                                   seat_doubt=seat_doubt, explain=explain)),
+                                                   seat_doubt=seat_doubt, explain=explain,
+                                                   trump_trust=trump_trust)),
              as_json)
         return
     if played:
@@ -612,7 +620,8 @@ def advise(hand, trump, seat, players, bids, played, hook, trump_card, samples, 
     echo(run_interruptibly(lambda: advise_bid(hand, trump, seat, players, bids=bids, hook=hook, trump_card=trump_card,
                                               samples=samples, seed=seed, policy=policy, play=play,
                                               bid_trust=bid_trust, play_noise=play_noise, doubt=doubt,
-                                              seat_doubt=seat_doubt, explain=explain)), as_json)
+                                              seat_doubt=seat_doubt, explain=explain, trump_trust=trump_trust)),
+         as_json)
 
 
 @main.command(epilog=epilog("wizsim tournament --players 4 --policies heuristic,random --games 20000 --seed 1"))

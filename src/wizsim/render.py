@@ -16,6 +16,13 @@ import numpy as np
 from wizsim.stats import json_safe
 
 
+def _named_trust(q: dict, a) -> str:
+    """", named suit trusted X" where an opponent dealer named the trump on a turned-up Wizard (what it is
+    trusted as evidence of its hand: ``advisor.opponents.DEFAULT_TRUMP_TRUST``), else nothing."""
+    named = q.get("trump_card") == "W" and q["seat"] != q["players"]
+    return f", named suit {a.trump_trust:g}" if named else ""
+
+
 def render(result, as_json: bool = False) -> str:
     """``result`` as one JSON object (``to_dict()``) or as the text a person reads."""
     if as_json:
@@ -128,7 +135,8 @@ def render_advice(a) -> str:
         f"Hand {q['hand']}  |  seat {q['seat']} of {q['players']}"
         f"{' (dealer)' if q['seat'] == q['players'] else ''}  |  trump {q['trump']}{turned}  |  "
         f"earlier bids {bids}  |  hook {'on' if q['hook'] else 'off'}",
-        f"Opponents modelled as {a.policy} (bids trusted {a.bid_trust:g}, play noise {a.play_noise:g}, doubt "
+        f"Opponents modelled as {a.policy} (bids trusted {a.bid_trust:g}{_named_trust(q, a)}, play noise "
+        f"{a.play_noise:g}, doubt "
         f"{a.doubt:g}, seat doubt {a.seat_doubt:g}); your cards are played to make your bid ({a.player_policy} play).",
         "",
         f"  {'bid':>3}  {'P(make it)':>10}  {'exp. score':>10}  {'95% interval':>16}  {'exp. tricks':>11}",
@@ -207,7 +215,8 @@ def render_play_advice(a) -> str:
         f"  |  trump {q['trump']}{turned}  |  bids {bids} (yours {q['bids'][me]})  |  hook {'on' if q['hook'] else 'off'}",
         f"Played: {q['played'] or 'nothing yet'}  |  trick {trick_no} of {_round_size(q)}",
         f"Tricks taken: {taken}",
-        f"Opponents modelled as {a.policy} (bids trusted {a.bid_trust:g}, cards {a.play_trust:g}, play noise "
+        f"Opponents modelled as {a.policy} (bids trusted {a.bid_trust:g}{_named_trust(q, a)}, cards "
+        f"{a.play_trust:g}, play noise "
         f"{a.play_noise:g}); your later "
         f"cards are played to make your bid ({a.play} play).",
         "",

@@ -23,6 +23,7 @@ class Weighed:
     ess: float | None = None  # effective sample size of the weighted deals (None: ``samples``)
     warning: str | None = None  # what was heard or seen is unlikely under the opponents' model (one line)
     bid_trust: float = 1.0
+    trump_trust: float = 1.0  # how far a dealer's named suit is trusted (``advisor.opponents``)
     timed_out: bool = False  # default precision stopped by the wall clock, not the work budget
     play_noise: float = 0.0  # how often the modelled opponents play a random card in the simulations
     doubt: float = 0.0  # the prior that the table is blind, not the model's (``policies.model``)
@@ -105,7 +106,8 @@ class Advice(Weighed):
                 "samples": int(self.samples), "table": self.rows(), "close_call": self.close_call,
                 "ess": json_float(self.ess if self.ess is not None else self.samples), "policy": self.policy,
                 "bid_trust": self.bid_trust, "play_noise": self.play_noise, "doubt": self.doubt,
-                "seat_doubt": self.seat_doubt, "warning": self.warning, **with_reasons(self.reasons)}
+                "seat_doubt": self.seat_doubt, "warning": self.warning, "trump_trust": self.trump_trust,
+                **with_reasons(self.reasons)}
 
 
 def with_reasons(reasons: dict | None) -> dict:
@@ -183,7 +185,7 @@ class PlayAdvice(Weighed):
                 "table": self.rows(), "ess": json_float(self.ess if self.ess is not None else self.samples),
                 "policy": self.policy, "bid_trust": self.bid_trust, "play_trust": self.play_trust,
                 "play_noise": self.play_noise, "doubt": self.doubt, "seat_doubt": self.seat_doubt,
-                "warning": self.warning, **with_reasons(self.reasons)}
+                "warning": self.warning, "trump_trust": self.trump_trust, **with_reasons(self.reasons)}
 
 
 def best_allowed(ev: np.ndarray, allowed: np.ndarray) -> int:

@@ -27,7 +27,7 @@ METHODS = ("auto", "exact", "monte-carlo")
 
 def advise(hand, trump, seat, players=4, *, bids=None, hook=False, trump_card=None, samples=None, seed=None,
            policy=None, method="auto", max_samples=None, play=None, bid_trust=None, play_noise=None,
-           doubt=None, seat_doubt=None, explain=False) -> Advice:
+           doubt=None, seat_doubt=None, explain=False, trump_trust=None) -> Advice:
     """Advise a bid (docs/guide/advisor.md). ``method`` "auto" enumerates round 1 exactly and samples otherwise;
     "monte-carlo" forces sampling (to check the sampler against the exact answer). ``max_samples``
     overrides the default-precision cap. ``play`` is the policy that plays the player's own cards in
@@ -41,11 +41,12 @@ def advise(hand, trump, seat, players=4, *, bids=None, hook=False, trump_card=No
     play_noise = check_trust(play_noise, "play_noise")
     doubt = check_trust(doubt, "doubt")
     seat_doubt = check_trust(seat_doubt, "seat_doubt")
+    trump_trust = check_trust(trump_trust, "trump_trust")
     explain = check_explain(explain)
     q = make_question(hand, trump, seat, players, bids=bids, hook=hook, trump_card=trump_card,
                       policy=DEFAULT_OPPONENTS, player_policy=player_policy)
     model = OpponentModel.build(opponent_names(policy, q.players, q.seat), q.seat - 1, player_policy, bid_trust, 0.0,
-                                play_noise, doubt, seat_doubt)
+                                play_noise, doubt, seat_doubt, trump_trust)
     samples, max_samples = check_sampling(samples, max_samples, method, METHODS)
     check_memory({"samples": samples, "max_samples": max_samples}, q.r + 1)
     if method == "exact" and q.r != 1:
@@ -65,7 +66,7 @@ def advise(hand, trump, seat, players=4, *, bids=None, hook=False, trump_card=No
         advice = Advice(q.describe(), best_allowed(ev, allowed), allowed, p_tricks, ev, ev.copy(), ev.copy(),
                         "exact", res.n_deals, res.n_deals, None, model.opponents_label(), q.player_policy,
                         res.conditioned, warning=res.warning, bid_trust=bid_trust, play_noise=play_noise,
-                        doubt=doubt, seat_doubt=seat_doubt)
+                        doubt=doubt, seat_doubt=seat_doubt, trump_trust=trump_trust)
         chances = np.full((2, 1), res.p_win)  # the one card takes the trick or not, whatever the bid
     else:
         from wizsim.advisor.sampling import close_call, sample, scores_of, weighted_mean_se
@@ -81,7 +82,7 @@ def advise(hand, trump, seat, players=4, *, bids=None, hook=False, trump_card=No
         advice = Advice(q.describe(), best_allowed(ev, allowed), allowed, p_tricks, ev, ev - half, ev + half,
                         "monte-carlo", n, got.tried, seed, model.opponents_label(), q.player_policy, got.conditioned,
                         ess=got.ess, warning=got.warning, bid_trust=bid_trust, play_noise=play_noise,
-                        doubt=doubt, seat_doubt=seat_doubt)
+                        doubt=doubt, seat_doubt=seat_doubt, trump_trust=trump_trust)
         advice.close_call = close_call(scores, allowed, got.z, got.weights)
         advice.deal_scores, advice.deal_weights = scores, got.weights
         advice.capped = got.capped

@@ -6,7 +6,7 @@ card when only its suit or "none" is known, docs/rules.md 3), each deal weighted
 earlier bids (and a dealer's named suit on a turned-up Wizard) are under the opponents' model given
 that seat's card (``policies.model``). In round 1 those choices depend on that seat's single card and
 public information only, so each seat's weight is a function of its card: the model's likelihood is an
-exact probability, and so is the answer; a blind model (or ``bid_trust`` 0) weighs nothing.
+exact probability, and so is the answer; a blind model (or a trust of 0: ``bid_trust`` for bids, ``trump_trust`` for a named suit) weighs nothing.
 
 With the table's type in doubt (``model.doubt`` > 0, ``policies.model``) each deal weighs
 ``(1 - doubt) P(heard | deal, model) + doubt P(heard | blind)``, and with a doubt per seat
@@ -71,19 +71,17 @@ def seat_weights(q, model, turn_up: int, cards: np.ndarray) -> dict[int, np.ndar
     """0-based seat -> weight of each card in ``cards`` (the model's likelihood of what that seat was
     heard doing, holding that one card)."""
     weights: dict[int, np.ndarray] = {}
-    if model.bid_trust <= 0:
-        return weights
     bids = np.full(q.players, -1, np.int8)
     for s, heard in enumerate(q.earlier_bids or ()):
-        if model.kinds[s] != MODEL_BLIND:
+        if model.kinds[s] != MODEL_BLIND and model.bid_trust > 0:
             info = RoundInfo(q.players, 1, bool(q.hook), turn_up, q.trump)
             weights[s] = np.array([bid_weight(model_bid(model.kinds[s], model.params[s], model.table, s, info,
                                                         bit(int(c)), bids, -1), heard, 1, -1, model.bid_trust)
                                    for c in cards])
         bids[s] = heard
     dealer = q.players - 1
-    if q.dealer_named_trump and model.kinds[dealer] != MODEL_BLIND:
-        w = np.array([named_trump_likelihood(model.kinds[dealer], model.params[dealer], model.table, model.bid_trust,
+    if q.dealer_named_trump and model.kinds[dealer] != MODEL_BLIND and model.trump_trust > 0:
+        w = np.array([named_trump_likelihood(model.kinds[dealer], model.params[dealer], model.table, model.trump_trust,
                                              q.players, 1, bit(int(c)), q.trump) for c in cards])
         weights[dealer] = weights.get(dealer, 1.0) * w
     return weights
@@ -104,7 +102,7 @@ def exact_round_one(q, model) -> ExactResult:
     if res.n_deals == 0:
         res = _enumerate(q, model, weigh=False)
         res.warning = (f"what the opponents did is impossible for their model ({model.opponents_label()}) at "
-                       f"bid_trust {model.bid_trust:g}: it is ignored and the answer rests on the cards alone")
+                       f"bid_trust {model.bid_trust:g} (trump_trust {model.trump_trust:g}): it is ignored and the answer rests on the cards alone")
     return res
 
 

@@ -100,7 +100,13 @@ DEFAULT_PLAY_ADVICE_DOUBT = 0.2
 DEFAULT_PLAY_ADVICE_SEAT_DOUBT = 0.15
 
 
-_DEFAULTS = {"bid_trust": DEFAULT_BID_TRUST, "play_trust": DEFAULT_PLAY_TRUST, "play_noise": DEFAULT_PLAY_NOISE,
+# How far a dealer's named suit (on a turned-up Wizard) is trusted as evidence of its hand, apart from its
+# bid: naming a suit is an easier and surer choice than a bid (any player names a suit it holds well), so it
+# has a trust of its own (``trump_weight``), measured at the robustness tables with every deal turning up
+# a Wizard (docs/results.md, "The dealer's named suit").
+DEFAULT_TRUMP_TRUST = 0.9
+
+_DEFAULTS = {"bid_trust": DEFAULT_BID_TRUST, "trump_trust": DEFAULT_TRUMP_TRUST, "play_trust": DEFAULT_PLAY_TRUST, "play_noise": DEFAULT_PLAY_NOISE,
              "doubt": DEFAULT_DOUBT, "seat_doubt": DEFAULT_SEAT_DOUBT}
 
 
@@ -167,11 +173,12 @@ class OpponentModel:
     labels: tuple[str, ...] = ()  # per seat, the policies as named (without the play noise)
     doubt: float = 0.0  # the prior of the blind table (``policies.model``); 0: the model's table for sure
     seat_doubt: float = 0.0  # the prior that one other seat is blind on its own (``policies.model``)
+    trump_trust: float = DEFAULT_TRUMP_TRUST  # how far a dealer's named suit is trusted (``policies.model``)
 
     @classmethod
     def build(cls, opponents: tuple[str, ...], me: int, player_policy: str, bid_trust: float,
               play_trust: float, play_noise: float | None = None, doubt: float = 0.0,
-              seat_doubt: float = 0.0) -> OpponentModel:
+              seat_doubt: float = 0.0, trump_trust: float = DEFAULT_TRUMP_TRUST) -> OpponentModel:
         if play_noise is None:
             play_noise = DEFAULT_PLAY_NOISE
         labels = list(opponents)
@@ -185,7 +192,7 @@ class OpponentModel:
             kinds[s] = MODEL_BLIND if spec.entry.hand_blind else MODEL_HEURISTIC
             params[s] = spec.params_row()
         return cls(tuple(names), me, kinds, params, slots.table, bid_trust, play_trust, play_noise, tuple(labels),
-                   doubt, seat_doubt)
+                   doubt, seat_doubt, trump_trust)
 
     @property
     def players(self) -> int:

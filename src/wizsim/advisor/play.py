@@ -238,7 +238,7 @@ def _conditioned(q: PlayQuestion, model) -> bool:
     """Whether anything the opponents did is weighed under ``model``."""
     others = [s for s in range(q.players) if s != q.me]
     reads_play = model.play_trust > 0 and len(q.played) > 0 and any(model.kinds[s] for s in others)
-    return model.reads_bids(others) or reads_play or (_named_suit(q) >= 0 and model.bid_trust > 0
+    return model.reads_bids(others) or reads_play or (_named_suit(q) >= 0 and model.trump_trust > 0
                                                       and bool(model.kinds[q.players - 1]))
 
 
@@ -270,7 +270,8 @@ def _opponents(model):
     """The opponents' ``model`` as the kernels take it (``records.Opponents``)."""
     from wizsim.policies.records import Opponents
 
-    return Opponents(model.kinds, model.params, model.table, float(model.bid_trust), float(model.play_trust))
+    return Opponents(model.kinds, model.params, model.table, float(model.bid_trust), float(model.play_trust),
+                     float(model.trump_trust))
 
 
 def _round_info(a: dict):
@@ -283,7 +284,7 @@ def _round_info(a: dict):
 
 def _weighs_named(q: PlayQuestion, model) -> bool:
     """Whether the dealer's named suit counts: a modelled opponent dealer, trust above 0."""
-    return _named_suit(q) >= 0 and model.bid_trust > 0 and bool(model.kinds[q.players - 1])
+    return _named_suit(q) >= 0 and model.trump_trust > 0 and bool(model.kinds[q.players - 1])
 
 
 def _seat_types(q: PlayQuestion, state, model) -> tuple[np.ndarray, np.ndarray]:
@@ -317,7 +318,7 @@ def _bound(q: PlayQuestion, state, model) -> float:
                                   np.zeros(a["players"]))[0])
     bound = bids_bound(model.kinds, float(model.bid_trust), a["players"], a["r"], a["hook"], a["me"], a["bids"],
                        a["players"])
-    return float(bound * (named_trump_bound(float(model.bid_trust)) if _named_suit(q) >= 0 else 1.0))
+    return float(bound * (named_trump_bound(float(model.trump_trust)) if _named_suit(q) >= 0 else 1.0))
 
 
 def _warning(q: PlayQuestion, model, like: np.ndarray, model_bids: np.ndarray, named_ok: np.ndarray) -> str | None:
@@ -332,7 +333,7 @@ def _warning(q: PlayQuestion, model, like: np.ndarray, model_bids: np.ndarray, n
         if s != q.me and (col >= 0).any():
             if (np.abs(col.astype(np.int64) - q.bids[s]) <= 1).mean() < UNLIKELY_SHARE:
                 odd.append(f"seat {s + 1}'s bid of {q.bids[s]}")
-    if _named_suit(q) >= 0 and model.bid_trust > 0 and model.kinds[q.players - 1] \
+    if _named_suit(q) >= 0 and model.trump_trust > 0 and model.kinds[q.players - 1] \
             and named_ok.mean() < UNLIKELY_SHARE:
         odd.append("the dealer's named suit")
     if not odd:
@@ -562,7 +563,7 @@ def _monte_carlo(q: PlayQuestion, state, model, candidates: np.ndarray, seed: in
     if len(tricks) == 0 and conditioned:  # hard evidence no world met: the cards alone
         from dataclasses import replace
 
-        got = _monte_carlo(q, state, replace(model, bid_trust=0.0, play_trust=0.0), candidates, seed, samples,
+        got = _monte_carlo(q, state, replace(model, bid_trust=0.0, play_trust=0.0, trump_trust=0.0), candidates, seed, samples,
                            max_samples, clock, budget, worlds_out)
         got.tried += drawn
         got.warning = (f"no world of {drawn:,} drawn has the opponents' model ({model.opponents_label()}) doing what "
@@ -575,12 +576,13 @@ def _monte_carlo(q: PlayQuestion, state, model, candidates: np.ndarray, seed: in
 
 def advise_play(hand, trump, seat, players=4, *, bids, played=(), hook=False, trump_card=None, samples=None,
                 seed=None, policy=None, play=None, method="auto", max_samples=None, bid_trust=None,
-                play_trust=None, play_noise=None, doubt=None, seat_doubt=None, explain=False) -> PlayAdvice:
+                play_trust=None, play_noise=None, doubt=None, seat_doubt=None, explain=False,
+                trump_trust=None) -> PlayAdvice:
     """Advise a card (docs/guide/advisor.md, "Which card now?"). ``method`` "auto" enumerates where the module docstring
     says and samples otherwise; "exact" insists on enumeration and "monte-carlo" forces sampling (to
     check one against the other). ``max_samples`` overrides the default-precision cap. ``policy``: the
-    opponents' model (one name or one per other seat), ``bid_trust`` / ``play_trust``: how far their bids
-    and their cards are trusted, ``play_noise`` how often they play a random card in the play-outs,
+    opponents' model (one name or one per other seat), ``bid_trust`` / ``play_trust`` / ``trump_trust``: how
+    far their bids, their cards and a dealer's named suit are trusted, ``play_noise`` how often they play a random card in the play-outs,
     ``doubt`` the prior that the table is blind and ``seat_doubt`` that one seat is on its own, which weigh
     the worlds (``advisor.opponents``). ``explain``: the answer carries its reasons (``advisor.reasons``)."""
     from wizsim.advisor.opponents import (
@@ -598,13 +600,14 @@ def advise_play(hand, trump, seat, players=4, *, bids, played=(), hook=False, tr
     play = check_policy_name(play, "play", "heuristic")
     bid_trust = check_trust(bid_trust, "bid_trust")
     play_trust = check_trust(play_trust, "play_trust")
+    trump_trust = check_trust(trump_trust, "trump_trust")
     play_noise = DEFAULT_PLAY_ADVICE_NOISE if play_noise is None else check_trust(play_noise, "play_noise")
     doubt = DEFAULT_PLAY_ADVICE_DOUBT if doubt is None else check_trust(doubt, "doubt")
     seat_doubt = DEFAULT_PLAY_ADVICE_SEAT_DOUBT if seat_doubt is None else check_trust(seat_doubt, "seat_doubt")
     q = make_play_question(hand, trump, seat, players, bids=bids, played=played, hook=hook, trump_card=trump_card,
                            policy="heuristic", play=play)
     model = OpponentModel.build(opponent_names(policy, q.players, q.seat), q.me, play, bid_trust, play_trust,
-                                play_noise, doubt, seat_doubt)
+                                play_noise, doubt, seat_doubt, trump_trust)
     samples, max_samples = check_sampling(samples, max_samples, method, METHODS)
     seed = check_seed(seed)
     worlds = [] if check_explain(explain) else None
@@ -658,4 +661,4 @@ def _advice(q: PlayQuestion, model, candidates: np.ndarray, ev: Evaluation, seed
                       ess=effective_size(ev.weights, n), warning=ev.warning, bid_trust=model.bid_trust,
                       play_trust=model.play_trust, timed_out=ev.timed_out, deal_scores=scores,
                       deal_weights=ev.weights, play_noise=model.play_noise, doubt=model.doubt,
-                      seat_doubt=model.seat_doubt)
+                      seat_doubt=model.seat_doubt, trump_trust=model.trump_trust)

@@ -119,7 +119,7 @@ def kernel_setup(q, model):
             fixed_bids[s] = b
         n_heard = len(q.earlier_bids)
     named = NO_NAMED
-    if q.dealer_named_trump and model.bid_trust > 0 and model.kinds[players - 1]:
+    if q.dealer_named_trump and model.trump_trust > 0 and model.kinds[players - 1]:
         named = q.trump
     conditioned = model.reads_bids(range(n_heard)) or named != NO_NAMED
     fixed_trump = TRUMP_BY_RULES if q.last_round else q.trump
@@ -165,7 +165,7 @@ def deal_types(setup, seed: int, first_index: int, seat_model: np.ndarray):
 def opponents(setup) -> Opponents:
     """The opponents' model of ``setup`` as the kernels take it (``records.Opponents``)."""
     m = setup["model"]
-    return Opponents(m.kinds, m.params, m.table, float(m.bid_trust), float(m.play_trust))
+    return Opponents(m.kinds, m.params, m.table, float(m.bid_trust), float(m.play_trust), float(m.trump_trust))
 
 
 def round_info(setup) -> RoundInfo:
@@ -396,7 +396,7 @@ def evidence_bound(setup) -> float:
     bound = bids_bound(m.kinds, float(m.bid_trust), setup["players"], setup["r"], setup["hook"], setup["seat"],
                        setup["fixed_bids"], np.int64(setup["n_heard"]))
     if setup["named"] != NO_NAMED:
-        bound *= named_trump_bound(float(m.bid_trust))
+        bound *= named_trump_bound(float(m.trump_trust))
     if in_doubt(setup):  # the mixture's weight with each seat's model part at its largest
         from wizsim.policies.model import seat_mixture
 
@@ -428,7 +428,7 @@ def heard_bounds(model, players: int, r: int, hook: bool, me: int, bids, n_heard
                       else 1.0 / n_legal_bids(r, forbidden))
         total += b
     if named:
-        out[players - 1] *= named_trump_bound(float(model.bid_trust))
+        out[players - 1] *= named_trump_bound(float(model.trump_trust))
     return out
 
 
@@ -700,7 +700,7 @@ def _blind(model):
     """The same model trusting nothing it heard."""
     from dataclasses import replace
 
-    return replace(model, bid_trust=0.0)
+    return replace(model, bid_trust=0.0, trump_trust=0.0)
 
 
 def _weights(parts: list[np.ndarray]) -> np.ndarray | None:

@@ -331,7 +331,7 @@ def seat_factors(opponents, info, me, hands, bids, n_heard, named, model_bids, b
     (``blind`` True, the same for every hand), ``1 / n_legal_bids`` and 1/4 for the suit. 1 for the
     player's own seat and the seats not heard. Under the model their product is ``bids_likelihood`` times
     ``named_trump_likelihood`` times ``blind_bids_likelihood(..., every=False)``. ``opponents``: an
-    ``Opponents`` (its ``bid_trust``); ``info``: the round's ``records.RoundInfo``."""
+    ``Opponents`` (its ``bid_trust``, and ``trump_trust`` for the named suit); ``info``: the round's ``records.RoundInfo``."""
     kinds, params, table, trust = opponents.kinds, opponents.params, opponents.table, opponents.bid_trust
     players, r, hook = info.players, info.r, info.hook
     total = 0
@@ -347,8 +347,9 @@ def seat_factors(opponents, info, me, hands, bids, n_heard, named, model_bids, b
         total += bids[s]
     dealer = players - 1
     if named >= 0 and dealer != me:
-        factors[dealer] *= 0.25 if blind else named_trump_likelihood(kinds[dealer], params[dealer], table, trust,
-                                                                     players, r, hands[dealer], named)
+        factors[dealer] *= 0.25 if blind else named_trump_likelihood(kinds[dealer], params[dealer], table,
+                                                                     opponents.trump_trust, players, r,
+                                                                     hands[dealer], named)
 
 
 @kernel

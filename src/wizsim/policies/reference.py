@@ -338,7 +338,7 @@ def sample_world(stream: Stream, players, r, me, hand, unseen, needs, voids, poo
     twins, the bound its largest value; after ``max_tries`` the likeliest deal drawn stands (a legal
     state always gets a world)."""
     dealer = players - 1
-    opponents = Opponents(kinds, mparams, table, trust, trick[0] if trick is not None else 0.0)
+    opponents = Opponents(kinds, mparams, table, trust, trick[0] if trick is not None else 0.0, trust)
     bound = 1.0
     for s in range(n_heard):
         if s != me and kinds[s] != MODEL_BLIND and trust > 0:
@@ -748,7 +748,8 @@ def seat_factors(opponents, info, me, hands, bids, n_heard, named) -> list[float
             out[s] = 1.0 / n_legal_bids(r, forbidden)
     if named >= 0 and players - 1 != me:
         d = players - 1
-        out[d] *= named_trump_likelihood(kinds[d], params[d], table, trust, players, r, int(hands[d]), named)
+        out[d] *= named_trump_likelihood(kinds[d], params[d], table, opponents.trump_trust, players, r, int(hands[d]),
+                                         named)
     return out
 
 

@@ -184,7 +184,7 @@ def sample_world(rng, who, view, evidence, table, max_tries, world):
     unseen, pool, needs, kinds, mparams, trust, trump_evidence = view
     voids, seat_played, trump, bids, n_heard, trick = evidence
     play_trust, tricks, played, trick_cards, n_in_trick, leader = trick
-    opponents = Opponents(kinds, mparams, table, trust, play_trust)
+    opponents = Opponents(kinds, mparams, table, trust, play_trust, trust)  # the search: one trust, bids and suit
     dealer = players - 1
     bound = bids_bound(kinds, trust, players, r, hook, me, bids, n_heard)
     if trump_evidence:

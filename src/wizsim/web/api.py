@@ -39,6 +39,7 @@ EXPECTED = {
     "policy": "a policy name",
     "play": "a policy name",
     "bid_trust": "a number 0..1",
+    "trump_trust": "a number 0..1",
     "play_trust": "a number 0..1",
     "play_noise": "a number 0..1",
     "doubt": "a number 0..1",
@@ -80,6 +81,8 @@ class AdviseRequest(BaseModel):
     policy: str | None = Field(None, max_length=100, description="The opponents' policy (default heuristic).")
     play: str | None = Field(None, max_length=100, description="The policy playing your later cards.")
     bid_trust: float | None = Field(None, description="How far heard bids are trusted, 0..1 (default: the CLI's).")
+    trump_trust: float | None = Field(None, description="How far the suit an opponent dealer named on a turned-up "
+                                      "Wizard is trusted, 0..1 (default: the CLI's).")
     play_trust: float | None = Field(None, description="Play advice: how far the opponents' chosen cards are "
                                      "trusted, 0..1 (default: the CLI's).")
     play_noise: float | None = Field(None, description="How often an opponent modelled by the heuristic plays a "
@@ -242,6 +245,9 @@ def answer(fields: dict) -> dict:
         for name in ("played", "play_trust"):
             if name in kwargs:
                 raise RequestError(f"{name}: the dealer names the trump before any card is played")
+        if "trump_trust" in kwargs:
+            raise RequestError("trump_trust: it weighs the suit an opponent dealer named; this is the dealer's own "
+                               "question")
         if "seat_doubt" in kwargs:
             raise RequestError("seat_doubt: it is for the seats heard bidding; the dealer names the trump "
                                "before any bid")

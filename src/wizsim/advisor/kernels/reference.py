@@ -51,7 +51,7 @@ def deal_likelihoods(seed: int, first_index: int, n: int, info, fixed_hands, tur
     from wizsim.policies.reference import bids_likelihood, named_trump_likelihood, seat_factors
 
     players, r = info.players, info.r
-    kinds, params, table, bid_trust = opponents.kinds, opponents.params, opponents.table, opponents.bid_trust
+    kinds, params, table, trump_trust = opponents.kinds, opponents.params, opponents.table, opponents.trump_trust
     bids, n_heard, named = list(evidence.bids), evidence.n_heard, evidence.named
     out = []
     dealer = players - 1
@@ -61,7 +61,7 @@ def deal_likelihoods(seed: int, first_index: int, n: int, info, fixed_hands, tur
         dealt = info._replace(turn_up=turn_up)
         like, _ = bids_likelihood(opponents, dealt, me, hands, bids, n_heard)
         if named >= 0 and dealer != me:
-            like *= named_trump_likelihood(kinds[dealer], params[dealer], table, bid_trust, players, r,
+            like *= named_trump_likelihood(kinds[dealer], params[dealer], table, trump_trust, players, r,
                                            int(hands[dealer]), named)
         u = (Stream(stream_key(seed, index, CHECK_STREAM)).next_u64() >> 11) * 2.0 ** -53
         per_seat = seat_factors(opponents, dealt, me, hands, bids, n_heard, named)

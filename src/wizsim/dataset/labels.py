@@ -38,7 +38,7 @@ from wizsim.policies.net import ENCODING_VERSION, N_WEIGHTS
 from wizsim.policies.net_data import WHO
 from wizsim.policies.registry import seat_identity
 
-LABEL_CHUNK = 2000  # rounds per chunk: 20-60 s of labelling, a few MB of Parquet per chunk
+LABEL_CHUNK = 5000  # rounds per chunk: a few seconds of labelling, about 3.5 MB of Parquet (three files)
 LABEL_BLOCK = 500  # rounds per kernel call inside a chunk: bounds the output buffers (about 45 MB)
 TABLES = tuple(EXAMPLE_TABLES)  # bid, card, trump: the order of label_rounds' outputs
 SCRIPT = "scripts/train_net.py"

@@ -2,7 +2,8 @@
 
 Folder contract (``DIR``):
 
-- ``DIR/rounds/`` and ``DIR/tricks/`` hold the data, hive-partitioned by players and round;
+- ``DIR/rounds/`` and ``DIR/tricks/`` hold the data, hive-partitioned by players and round (a labels
+  run, ``dataset.labels``: ``DIR/bid_examples/`` and the other example tables, not partitioned);
 - ``DIR/_wizsim_run.json`` (the manifest; readers skip names starting with ``_``) records the run's
   identity and canonical command plus how and where it was executed (times, host, engine): the
   things that must not go into the data files, which stay byte-identical across engines;

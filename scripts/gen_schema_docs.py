@@ -61,13 +61,13 @@ EXAMPLES = (
     "## Training examples of the learned player\n\n"
     "A folder of the `net` policy's training examples (`python scripts/train_net.py --label-only`, "
     "`wizsim.dataset.labels`; [the learned player](net.md)) holds three other tables, not partitioned: "
-    "`bid_examples/part-000000.parquet`, `card_examples/...`, `trump_examples/...`, one file per chunk each "
+    "`DIR/bid_examples/part-000000.parquet`, `DIR/card_examples/...`, `DIR/trump_examples/...`, one file per chunk each "
     "(chunk k: rounds `first + k * chunk_size ..`; rows in round order, then in the order of the round's "
     "decisions). Each file's metadata also holds `wizsim.encoding_version` (the features' encoding, "
     f"{schema.ENCODING_VERSION}), and `wizsim.run` the labels run: seed, first, rounds, chunk size, `eps`, "
     "`p_card`, the behaviour policy (`heuristic`, or `net` with the SHA-256 of its weights in `identities`). "
     "`features` and `scores` are fixed-size lists of float32: one column chunk each, read into NumPy as one "
-    "(rows, size) block without a copy (`wizsim.dataset.labels.read_labels` does)."
+    "(rows, size) block (`wizsim.dataset.labels.read_labels` returns them so)."
 )
 
 

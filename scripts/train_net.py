@@ -145,7 +145,11 @@ def imitation_data(args, log=print) -> tuple[list, dict]:
 
 
 def train(args, log=print) -> dict:
-    import torch
+    try:
+        import torch
+    except ImportError:
+        raise ConfigError("training needs PyTorch: pip install -e \".[train]\" (--label-only makes the data "
+                          "without it)") from None
 
     torch.set_num_threads(1)
     torch.manual_seed(args.seed)

@@ -24,13 +24,15 @@ def type_text(t: pa.DataType) -> str:
         return f"dictionary<{t.index_type}, {t.value_type}>"
     if pa.types.is_list(t):
         return f"list<{t.value_type}>"
+    if pa.types.is_fixed_size_list(t):
+        return f"fixed_size_list<{t.value_type}, {t.list_size}>"
     return str(t)
 
 
-def table_markdown(name: str, sch: pa.Schema) -> str:
+def table_markdown(name: str, sch: pa.Schema, partitioned: bool = True) -> str:
     lines = [f"**`{name}`**", "", "| column | type | null | description |", "| --- | --- | --- | --- |"]
     for f in sch:
-        where = " (partition)" if f.name in schema.PARTITION_COLUMNS else ""
+        where = " (partition)" if partitioned and f.name in schema.PARTITION_COLUMNS else ""
         lines.append(f"| `{f.name}`{where} | {type_text(f.type)} | {'yes' if f.nullable else 'no'} | "
                      f"{schema.describe(f)} |")
     return "\n".join(lines)
@@ -50,6 +52,25 @@ def section() -> str:
     return "\n\n".join(parts)
 
 
+def examples_section() -> str:
+    return "\n\n".join([EXAMPLES, *(table_markdown(name, sch, partitioned=False)
+                                    for name, sch in schema.EXAMPLE_TABLES.items())])
+
+
+EXAMPLES = (
+    "## Training examples of the learned player\n\n"
+    "A folder of the `net` policy's training examples (`python scripts/train_net.py --label-only`, "
+    "`wizsim.dataset.labels`; [the learned player](net.md)) holds three other tables, not partitioned: "
+    "`DIR/bid_examples/part-000000.parquet`, `DIR/card_examples/...`, `DIR/trump_examples/...`, one file per chunk each "
+    "(chunk k: rounds `first + k * chunk_size ..`; rows in round order, then in the order of the round's "
+    "decisions). Each file's metadata also holds `wizsim.encoding_version` (the features' encoding, "
+    f"{schema.ENCODING_VERSION}), and `wizsim.run` the labels run: seed, first, rounds, chunk size, `eps`, "
+    "`p_card`, the behaviour policy (`heuristic`, or `net` with the SHA-256 of its weights in `identities`). "
+    "`features` and `scores` are fixed-size lists of float32: one column chunk each, read into NumPy as one "
+    "(rows, size) block (`wizsim.dataset.labels.read_labels` returns them so)."
+)
+
+
 IDENTITIES = (
     "`wizsim.run` also holds `identities`, one per entry of `policies` (seat order; player order in game mode): "
     "what that player is. A built-in policy is `{\"player\": \"heuristic\", \"kind\": \"builtin\", "
@@ -64,7 +85,7 @@ IDENTITIES = (
 
 
 def schema_doc() -> str:
-    return "# wizsim dataset schema\n\n" + section() + "\n\n" + IDENTITIES + "\n"
+    return "# wizsim dataset schema\n\n" + section() + "\n\n" + IDENTITIES + "\n\n" + examples_section() + "\n"
 
 
 def main() -> int:

@@ -1,16 +1,22 @@
 """Train the ``net`` policy's three networks and write their weights (``wizsim/data/net.npz``).
 
-Recipe (docs/net.md): ``policies.net_data.label_rounds`` plays rounds with the heuristic in every seat
-and values every candidate of every trump and bid decision, and of a share ``--p-card`` of the card
-decisions, by the search policy's play-out on the round's true deal; each network regresses those values
-(mean squared error on the legal candidates, scores / 10). Then ``--dagger`` rounds: fresh rounds played
-by the net trained so far (with ``--eps`` random cards), labelled the same way, added to the data, and
-the networks trained on. Everything depends on ``--seed`` only (one torch thread):
+Recipe (docs/net.md): the training data is a folder of examples written by wizsim's dataset engine
+(``wizsim.dataset.labels``: rounds played with the heuristic in every seat, every candidate of every trump
+and bid decision, and of a share ``--p-card`` of the card decisions, valued by the search policy's
+play-out on the round's true deal); each network regresses those values (mean squared error on the legal
+candidates, scores / 10). Then ``--dagger`` rounds: a folder of fresh rounds played by the net trained so
+far (with ``--eps`` random cards; its weights file ``OUT.phaseN.npz`` is part of that run's identity),
+labelled the same way, added to the data, and the networks trained on. Everything depends on ``--seed``
+only (one torch thread), whatever the engine, workers or chunk size:
 
     pip install -e ".[train]"
-    NUMBA_NUM_THREADS=1 nice -n 10 python scripts/train_net.py --rounds 200000 --dagger 1 --seed 1
+    nice -n 10 python scripts/train_net.py --data runs/net-data --rounds 200000 --dagger 1 --seed 1
 
-Needs PyTorch (the ``train`` extra); playing with the weights never does.
+``--data DIR`` with ``--rounds N`` makes (or resumes, or finds complete) N rounds of examples in DIR, then
+trains; without ``--rounds`` it trains on the examples DIR holds. DAgger folders go beside it
+(``DIR-dagger1``, ...). ``--label-only`` makes the folder and stops (no PyTorch): that is the command each
+folder's run file records. ``--engine dask --workers N`` (or ``--scheduler ADDRESS``) labels the chunks on a
+Dask cluster. Needs PyTorch (the ``train`` extra) to train; playing with the weights never does.
 """
 
 from __future__ import annotations
@@ -26,30 +32,31 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
 
+from wizsim.config import ENGINES, ConfigError  # noqa: E402
+from wizsim.dataset.labels import LABEL_CHUNK, make_label_spec, read_labels, write_labels  # noqa: E402
+from wizsim.io.parquet import DatasetError  # noqa: E402
 from wizsim.policies import net as K  # noqa: E402
-from wizsim.policies.dispatch import HEURISTIC, NET  # noqa: E402
-from wizsim.policies.net_data import empty_out, label_rounds  # noqa: E402
 from wizsim.policies.net_weights import DEFAULT_PATH, read_weights, save_weights  # noqa: E402
-from wizsim.policies.registry import N_PARAMS, TABLES  # noqa: E402
 
 SCALE = 10.0  # values (round scores) are regressed in tens of points
-BLOCK = 5000  # rounds labelled per kernel call
 
 
-def label(seed: int, first: int, n: int, weights: np.ndarray | None, eps: float, p_card: float):
-    """Examples of rounds ``first .. first + n - 1``: behaviour the heuristic (``weights`` None) or the net."""
-    table = np.concatenate([TABLES["heuristic_values"](),
-                            np.zeros(K.N_WEIGHTS) if weights is None else weights])
-    kind = HEURISTIC if weights is None else NET
-    params = np.zeros(N_PARAMS)
-    parts = []
-    for a in range(first, first + n, BLOCK):
-        b = min(a + BLOCK, first + n)
-        out, counts = empty_out(b - a)
-        label_rounds(np.uint64(seed), a, b - a, kind, params, table, eps, p_card, out, counts)
-        nb, nc, nt = (int(c) for c in counts)
-        parts.append((out[0][:nb], out[1][:nb], out[2][:nc], out[3][:nc], out[4][:nt], out[5][:nt]))
-    return [np.concatenate([p[i] for p in parts]) for i in range(6)]
+def as_arrays(examples) -> list[np.ndarray]:
+    """A labels folder's tables (``read_labels``) as the six arrays the networks train on: bid x, bid values,
+    card x, card values, trump x (n, 4, D_TRUMP), trump values."""
+    b, c, t = (examples[name] for name in ("bid_examples", "card_examples", "trump_examples"))
+    return [b.features, b.scores, c.features, c.scores, t.features.reshape(-1, 4, K.D_TRUMP), t.scores]
+
+
+def make_data(args, out: Path, first: int, rounds: int, behaviour=None, eps: float = 0.0, log=print) -> list:
+    """Write (or resume, or find complete) a labels folder through the dataset engine, and read it back."""
+    spec = make_label_spec(rounds, first=first, seed=args.seed, behaviour=behaviour, eps=eps, p_card=args.p_card,
+                           chunk_size=args.chunk_size)
+    report = write_labels(out, spec, engine=args.engine, workers=args.workers, scheduler=args.scheduler,
+                          overwrite=args.overwrite)
+    log(f"{out}: run {report.run_id}, {report.chunks} chunks ({report.chunks_skipped} found complete, "
+        f"{report.chunks_written} written, {report.bytes_written / 1e6:.1f} MB in {report.seconds:.1f} s)")
+    return as_arrays(read_labels(out))
 
 
 def _mlp(torch, name):
@@ -123,29 +130,47 @@ def flatten(torch, models) -> np.ndarray:
     return w.astype(np.float32).astype(np.float64)
 
 
+def imitation_data(args, log=print) -> tuple[list, dict]:
+    """The heuristic rounds' examples (made through the engine with ``--rounds``, else read from ``--data``)
+    and the identity of their run (its seed, first round and rounds place the DAgger rounds after them)."""
+    if args.rounds is not None:
+        data = make_data(args, args.data, 0, args.rounds, log=log)
+    else:
+        data = as_arrays(read_labels(args.data))
+    ident = json.loads((args.data / "_wizsim_run.json").read_text())["identity"]
+    if ident["behaviour"] != "heuristic" or ident["seed"] != args.seed:
+        raise DatasetError(f"{args.data} holds rounds of seed {ident['seed']} played by {ident['behaviour']}: "
+                           f"train on heuristic rounds of --seed {args.seed}")
+    return data, ident
+
+
 def train(args, log=print) -> dict:
-    import torch
+    try:
+        import torch
+    except ImportError:
+        raise ConfigError("training needs PyTorch: pip install -e \".[train]\" (--label-only makes the data "
+                          "without it)") from None
 
     torch.set_num_threads(1)
     torch.manual_seed(args.seed)
     t_cpu, t_wall = time.process_time(), time.time()
-    data = label(args.seed, 0, args.rounds, None, 0.0, args.p_card)
-    log(f"labelled {args.rounds} heuristic rounds: {len(data[0])} bids, {len(data[2])} cards, {len(data[4])} trumps "
+    data, ident = imitation_data(args, log)
+    log(f"{ident['rounds']} heuristic rounds: {len(data[0])} bids, {len(data[2])} cards, {len(data[4])} trumps "
         f"({time.process_time() - t_cpu:.0f} s CPU)")
     models = {name: _mlp(torch, name) for name, *_ in K.NETS}
     held = {}
-    first = args.rounds
+    first = ident["first"] + ident["rounds"]
     for phase in range(args.dagger + 1):
         if phase:
-            w = flatten(torch, models)
-            more = label(args.seed, first, args.dagger_rounds, w, args.eps, args.p_card)
+            behaviour = args.out.with_suffix(f".phase{phase - 1}.npz")
+            save_weights(behaviour, flatten(torch, models),
+                         {"phase": phase - 1, "seed": args.seed, "encoding_version": K.ENCODING_VERSION})
+            folder = args.data.with_name(f"{args.data.name}-dagger{phase}")
+            more = make_data(args, folder, first, args.dagger_rounds, behaviour, args.eps, log)
             first += args.dagger_rounds
             data = [np.concatenate([a, b]) for a, b in zip(data, more, strict=True)]
             log(f"DAgger round {phase}: {args.dagger_rounds} rounds played by the net, now {len(data[0])} bids, "
                 f"{len(data[2])} cards, {len(data[4])} trumps")
-        if phase:
-            save_weights(args.out.with_suffix(f".phase{phase - 1}.npz"), flatten(torch, models),
-                         {"phase": phase - 1, "seed": args.seed, "encoding_version": K.ENCODING_VERSION})
         epochs = args.epochs if phase == 0 else max(1, args.epochs // 2)
         for name, (xi, vi) in (("bid", (0, 1)), ("card", (2, 3)), ("trump", (4, 5))):
             log(f"  {name} network, {len(data[xi])} examples")
@@ -153,9 +178,9 @@ def train(args, log=print) -> dict:
                              seed=args.seed + phase, lr=args.lr, batch=args.batch, log=log)
     weights = flatten(torch, models)
     meta = {"command": "python scripts/train_net.py " + " ".join(args.argv), "seed": args.seed,
-            "rounds": args.rounds, "dagger": args.dagger, "dagger_rounds": args.dagger_rounds, "eps": args.eps,
-            "p_card": args.p_card, "epochs": args.epochs, "examples": {"bid": len(data[0]), "card": len(data[2]),
-                                                                       "trump": len(data[4])},
+            "rounds": ident["rounds"], "dagger": args.dagger, "dagger_rounds": args.dagger_rounds, "eps": args.eps,
+            "p_card": ident["p_card"], "epochs": args.epochs, "data_run": _run_id(args.data),
+            "examples": {"bid": len(data[0]), "card": len(data[2]), "trump": len(data[4])},
             "held_out_mse": held, "cpu_seconds": round(time.process_time() - t_cpu, 1),
             "wall_seconds": round(time.time() - t_wall, 1), "torch": torch.__version__,
             "encoding_version": K.ENCODING_VERSION}
@@ -165,13 +190,35 @@ def train(args, log=print) -> dict:
     return meta
 
 
+def _run_id(folder: Path) -> str:
+    return json.loads((folder / "_wizsim_run.json").read_text())["run_id"]
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):  # one line, exit 2 (argparse's own prints the usage first)
+        self.exit(2, f"{self.prog}: error: {message} (see --help)\n")
+
+
 def parse(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--rounds", type=int, default=200_000, help="heuristic rounds labelled first")
+    ap = _Parser(prog="train_net.py", description=__doc__.splitlines()[0])
+    ap.add_argument("--data", type=Path, required=True, help="the folder of heuristic rounds' examples")
+    ap.add_argument("--rounds", type=int, default=None,
+                    help="make (or resume) this many rounds of examples in --data first; without it, read --data")
     ap.add_argument("--dagger", type=int, default=1, help="rounds of DAgger (games by the net, labelled)")
     ap.add_argument("--dagger-rounds", type=int, default=100_000, help="rounds played by the net per DAgger round")
-    ap.add_argument("--eps", type=float, default=0.05, help="random-card share of the net's play in DAgger rounds")
+    ap.add_argument("--eps", type=float, default=None,
+                    help="random-card share of the net's play in DAgger rounds (default 0.05; with --label-only, "
+                         "0.05 with --behaviour and 0 for the heuristic)")
     ap.add_argument("--p-card", type=float, default=0.3, help="share of card decisions labelled")
+    ap.add_argument("--chunk-size", type=int, default=LABEL_CHUNK, help="rounds per file of a labels folder")
+    ap.add_argument("--engine", choices=ENGINES, default=ENGINES[0], help="where the rounds are labelled")
+    ap.add_argument("--workers", type=int, default=None, help="with --engine dask: a local cluster of N workers")
+    ap.add_argument("--scheduler", default=None, help="with --engine dask: an existing cluster's address")
+    ap.add_argument("--overwrite", action="store_true", help="replace another run's examples in a folder")
+    ap.add_argument("--label-only", action="store_true", help="make the --data folder and stop (no training)")
+    ap.add_argument("--first", type=int, default=0, help="with --label-only: the first round's index")
+    ap.add_argument("--behaviour", type=Path, default=None,
+                    help="with --label-only: a net weights file whose net plays the rounds (default: the heuristic)")
     ap.add_argument("--epochs", type=int, default=6)
     ap.add_argument("--lr", type=float, default=2e-3)
     ap.add_argument("--batch", type=int, default=512)
@@ -179,8 +226,30 @@ def parse(argv=None):
     ap.add_argument("--out", type=Path, default=DEFAULT_PATH)
     args = ap.parse_args(argv)
     args.argv = list(sys.argv[1:] if argv is None else argv)
+    if args.eps is None:
+        args.eps = 0.0 if args.label_only and args.behaviour is None else 0.05
+    if args.label_only and args.rounds is None:
+        ap.error("--label-only needs --rounds N")
+    if not args.label_only and (args.first or args.behaviour is not None):
+        ap.error("--first and --behaviour go with --label-only (training places and plays its DAgger rounds itself)")
+    for name in ("dagger", "dagger_rounds", "epochs", "batch"):
+        if getattr(args, name) < (0 if name == "dagger" else 1):
+            ap.error(f"--{name.replace('_', '-')} must be at least {0 if name == 'dagger' else 1}")
     return args
 
 
+def main(argv=None) -> int:
+    args = parse(argv)
+    try:
+        if args.label_only:
+            make_data(args, args.data, args.first, args.rounds, args.behaviour, args.eps)
+        else:
+            train(args)
+    except (ConfigError, DatasetError) as err:
+        print(f"train_net.py: error: {err}", file=sys.stderr)
+        return 2
+    return 0
+
+
 if __name__ == "__main__":
-    train(parse())
+    sys.exit(main())

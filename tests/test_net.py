@@ -234,10 +234,17 @@ def test_tiny_training_run_ends_in_weights_the_kernels_load(tmp_path, monkeypatc
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     out, again = tmp_path / "net.npz", tmp_path / "again.npz"
-    for path in (out, again):
-        meta = mod.train(mod.parse(["--rounds", "300", "--dagger", "1", "--dagger-rounds", "100", "--epochs", "1",
-                                    "--seed", "3", "--out", str(path)]), log=lambda s: None)
+    # the data are made through the dataset engine (chunks of 120 rounds) the first time; the second
+    # training reads the same folder (a labels run, each DAgger folder keyed by the net that played it)
+    metas = []
+    for path, rounds in ((out, ["--rounds", "300"]), (again, [])):
+        metas.append(mod.train(mod.parse(["--data", str(tmp_path / "data"), *rounds, "--chunk-size", "120",
+                                          "--dagger", "1", "--dagger-rounds", "100", "--epochs", "1", "--seed", "3",
+                                          "--out", str(path)]), log=lambda s: None))
+    meta = metas[0]
     assert meta["examples"]["card"] > 100 and json.loads(json.dumps(meta)) == meta
+    assert metas[1]["examples"] == meta["examples"] and metas[1]["data_run"] == meta["data_run"]
+    assert sorted(p.name for p in tmp_path.iterdir() if p.is_dir()) == ["data", "data-dagger1"]
     w, _ = read_weights(out)
     assert np.array_equal(read_weights(again)[0], w)  # the same seed re-makes the same weights
     monkeypatch.setenv(ENV_PATH, str(out))

@@ -97,7 +97,8 @@ def describe(identity) -> str:
     kind = identity.get("kind")
     if kind == "builtin":
         return f"wizsim {identity.get('wizsim')}'s built-in policy"
-    what = {"file": "its file", "module": "its module's files", "jitted": "its functions' source"}.get(
+    what = {"file": "its file", "module": "its module's files", "jitted": "its functions' source",
+            "weights": "its weights"}.get(
         kind, "a Python object with no file")
     digest = identity.get("sha256")
     return f"{what}, sha256 {digest}" if digest else f"{what}, unverifiable"

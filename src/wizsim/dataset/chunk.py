@@ -19,7 +19,10 @@ from wizsim.sim.driver import simulate_games, simulate_rounds
 
 
 def simulate_chunk(spec: RunSpec, k: int, threads: int | None = None, decision_timeout: float | None = None):
-    """The RoundBatch (rounds mode) or GameBatch (game mode) of chunk k."""
+    """The RoundBatch (rounds mode) or GameBatch (game mode) of chunk k; a labels run's examples
+    (``dataset.labels``, whose kernel is serial: ``threads`` does not apply)."""
+    if spec.mode == "labels":
+        return spec.simulate(k)
     start, stop = spec.chunk_range(k)
     if spec.games is not None:
         return simulate_games(spec.players, stop - start, list(spec.policies), hook=spec.hook, seed=spec.seed,
@@ -36,6 +39,8 @@ def _json(obj) -> bytes:
 
 def encode_batch(spec: RunSpec, k: int, batch) -> dict[str, pa.Buffer]:
     """The files of chunk k from its simulated batch."""
+    if spec.mode == "labels":
+        return spec.encode(k, batch)
     start, stop = spec.chunk_range(k)
     if spec.games is not None:
         tables = game_batch_tables(spec.run_id, batch, spec.policies)

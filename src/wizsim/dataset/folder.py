@@ -5,7 +5,8 @@
 - wizsim's own names: ``_wizsim_run.json`` and the writer lock at the top, the ``rounds/`` and
   ``tricks/`` folders, their ``players=P/round=R/`` folders, and the temporaries of those files
   (``.NAME.xxxxxxxx.tmp``, left by a killed run);
-- data files ``TABLE/players=P/round=R/part-NNNNNN.parquet``, each proved by its Parquet footer
+- data files ``TABLE/players=P/round=R/part-NNNNNN.parquet`` (``TABLE/part-NNNNNN.parquet`` in a
+  folder of training examples, ``io.schema.EXAMPLE_TABLES``), each proved by its Parquet footer
   (read alone, not the data): a footer with wizsim's run metadata names the run, chunk and row
   count the file holds. A file under such a name that is empty, or a Parquet file cut short (it
   starts with Parquet's magic but has no footer to read), is *damaged*: a run that owns the name
@@ -31,7 +32,7 @@ import pyarrow.parquet as pq
 
 from wizsim.dataset.lock import LOCK
 from wizsim.io.parquet import DatasetError
-from wizsim.io.schema import KEY_FILE, KEY_RUN, KEY_TABLE, TABLES
+from wizsim.io.schema import EXAMPLE_TABLES, KEY_FILE, KEY_RUN, KEY_TABLE, TABLES
 
 MANIFEST = "_wizsim_run.json"
 PARQUET_MAGIC = b"PAR1"
@@ -111,6 +112,8 @@ def survey(out: Path) -> Survey:
 
 def _walk(folder: Path, parts: tuple[str, ...], found: Survey) -> None:
     depth = len(parts)  # 0: the dataset folder, 1: a table, 2: players=P, 3: round=R
+    # the depth of a table's data files: 3 in a partitioned table, 1 in an example table (no partitions)
+    files_at = 1 if parts and parts[0] in EXAMPLE_TABLES else 3
     with os.scandir(folder) as it:
         entries = sorted(it, key=lambda e: e.name)
     for e in entries:
@@ -119,7 +122,10 @@ def _walk(folder: Path, parts: tuple[str, ...], found: Survey) -> None:
         if stat.S_ISLNK(st.st_mode):
             raise _foreign(path, "a symbolic link; wizsim does not write or delete through links")
         if stat.S_ISDIR(st.st_mode):
-            owned = (e.name in TABLES) if depth == 0 else bool(depth in _PARTITION and _PARTITION[depth].fullmatch(e.name))
+            if depth == 0:
+                owned = e.name in TABLES or e.name in EXAMPLE_TABLES
+            else:
+                owned = depth < files_at and bool(depth in _PARTITION and _PARTITION[depth].fullmatch(e.name))
             if not owned:
                 raise _foreign(path, "a folder wizsim did not make")
             found.folders.append(path)
@@ -132,9 +138,9 @@ def _walk(folder: Path, parts: tuple[str, ...], found: Survey) -> None:
         elif depth == 0 and e.name == LOCK:
             pass  # the writer lock: held by whoever surveys
         elif _temp_of(e.name) is not None and (
-                (depth == 0 and _temp_of(e.name) == MANIFEST) or (depth == 3 and _PART.fullmatch(_temp_of(e.name)))):
+                (depth == 0 and _temp_of(e.name) == MANIFEST) or (depth == files_at and _PART.fullmatch(_temp_of(e.name)))):
             found.temporaries.append(path)
-        elif depth == 3 and _PART.fullmatch(e.name):
+        elif depth == files_at and _PART.fullmatch(e.name):
             found.data.append(read_footer(path, "/".join((*parts, e.name)), parts[0]))
         else:
             raise _foreign(path)
@@ -146,15 +152,11 @@ def check_file(f: DataFile, spec, k: int) -> str | None:
         return f.damage
     if f.run_id != spec.run_id:
         return f"belongs to run {f.run_id}"
-    start, stop = spec.chunk_range(k)
-    table, players, rnd = f.rel.split("/")[:3]
-    r = int(rnd.split("=")[1])
-    want = {"chunk": k, "first": start, "stop": stop, "unit": spec.unit, "players": spec.players, "round": r}
+    want, rows = spec.expected(f.rel, k)
     got = {key: f.file.get(key) for key in want}
-    if f.table != table or got != want or players != f"players={spec.players}":
+    if f.table != f.rel.split("/")[0] or got != want:
         return "metadata of another file"
-    rows = (stop - start) * (spec.players if table == "rounds" else r)
-    if f.rows != rows:
+    if rows is not None and f.rows != rows:
         return f"{f.rows} rows, expected {rows}"
     return None
 

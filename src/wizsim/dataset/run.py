@@ -2,7 +2,8 @@
 
 Folder contract (``DIR``):
 
-- ``DIR/rounds/`` and ``DIR/tricks/`` hold the data, hive-partitioned by players and round;
+- ``DIR/rounds/`` and ``DIR/tricks/`` hold the data, hive-partitioned by players and round (a labels
+  run, ``dataset.labels``: ``DIR/bid_examples/`` and the other example tables, not partitioned);
 - ``DIR/_wizsim_run.json`` (the manifest; readers skip names starting with ``_``) records the run's
   identity and canonical command plus how and where it was executed (times, host, engine): the
   things that must not go into the data files, which stay byte-identical across engines;
@@ -131,15 +132,6 @@ class Claim:
     decoded: dict[str, str] = field(default_factory=dict)  # files of done chunks with no digest: rel -> digest now
 
 
-def _chunk_of(rel: str, spec: RunSpec) -> int | None:
-    """The chunk of this run whose file is named ``rel``, or None when the run writes no such file."""
-    table, _, rnd, name = rel.split("/")
-    k, r = int(name[len("part-"):-len(".parquet")]), int(rnd[len("round="):])
-    if k < spec.n_chunks and table in spec.tables and r in spec.round_sizes and rel == spec.file_path(table, r, k):
-        return k
-    return None
-
-
 def _describe(found, manifest: dict | None) -> str:
     if manifest is not None:
         return f"run {manifest.get('run_id')} ({manifest.get('command')})"
@@ -159,7 +151,7 @@ def inspect(found, spec: RunSpec, digests: dict | None = None) -> tuple[set[int]
     damaged: dict[int, list[str]] = {}
     strays = []
     for f in found.data:
-        k = _chunk_of(f.rel, spec)
+        k = spec.chunk_of(f.rel)
         if k is None:
             strays.append(f)
             continue

@@ -51,6 +51,25 @@ class RunSpec(RunPlan):
     def chunk_files(self, k: int) -> list[str]:
         return [self.file_path(t, r, k) for t in self.tables for r in self.round_sizes]
 
+    def chunk_of(self, rel: str) -> int | None:
+        """The chunk whose file is named ``rel`` (relative to the folder), or None when the run writes no such file."""
+        parts = rel.split("/")
+        if len(parts) != 4:
+            return None
+        table, _, rnd, name = parts
+        k, r = int(name[len("part-"):-len(".parquet")]), int(rnd[len("round="):])
+        if k < self.n_chunks and table in self.tables and r in self.round_sizes and rel == self.file_path(table, r, k):
+            return k
+        return None
+
+    def expected(self, rel: str, k: int) -> tuple[dict, int | None]:
+        """What the footer of chunk k's file ``rel`` must say (its ``wizsim.file`` metadata) and its rows."""
+        start, stop = self.chunk_range(k)
+        table, _, rnd = rel.split("/")[:3]
+        r = int(rnd.split("=")[1])
+        want = {"chunk": k, "first": start, "stop": stop, "unit": self.unit, "players": self.players, "round": r}
+        return want, (stop - start) * (self.players if table == "rounds" else r)
+
     def params(self) -> dict:
         return {"mode": self.mode, "players": self.players, "round": self.round, "rounds": self.rounds,
                 "games": self.games, "policies": list(self.policies), "hook": self.hook, "seed": self.seed,

@@ -5,6 +5,10 @@ A dataset folder holds two tables, each hive-partitioned by ``players`` and ``ro
 - ``rounds``: one row per (simulated round, seat);
 - ``tricks`` (only with ``--trick-log``): one row per trick.
 
+A folder of training examples for the ``net`` policy (``dataset.labels``) holds three other tables,
+``EXAMPLE_TABLES`` (``bid_examples``, ``card_examples``, ``trump_examples``), not partitioned (their rounds
+have any number of players and any size, which are columns): ``bid_examples/part-000000.parquet``.
+
 ``ROUNDS`` and ``TRICKS`` are the full logical tables. The partition columns (``PARTITION_COLUMNS``)
 live in the folder names (``rounds/players=4/round=15/part-000000.parquet``), not inside the files;
 ``file_schema`` gives what a data file holds. Card ids, seats and trump codes follow docs/rules.md:
@@ -21,6 +25,7 @@ from __future__ import annotations
 import pyarrow as pa
 
 from wizsim.config import RULES_VERSION
+from wizsim.policies.net import D_BID, D_CARD, D_TRUMP, ENCODING_VERSION, MAX_BID, N_KINDS
 
 SCHEMA_VERSION = 2  # 2: made, trump_suit, turn_up_card; rounds-mode files without the game columns
 PARTITION_COLUMNS = ("players", "round")
@@ -106,13 +111,59 @@ TRICKS = pa.schema(
 )
 
 TABLES = {"rounds": ROUNDS, "tricks": TRICKS}
+
+# Training examples of the ``net`` policy: features and every candidate's value are fixed-size lists of float32.
+# One list column, not one column per feature: Parquet stores it as one column chunk (not 173..364), pyarrow
+# hands it to NumPy as one (rows, size) block without a copy (``FixedSizeListArray.flatten``), and the size
+# in the type says how to reshape it; pandas sees one column of arrays (``np.stack`` them).
+KEY_ENCODING_VERSION = b"wizsim.encoding_version"
+_EXAMPLE_FIELDS = [
+    _RUN_FIELDS[0],
+    _field("round_index", pa.int64(), "The round's index in the run's random stream: round i depends only on (seed, "
+           "i); the run's rounds are first..first+rounds-1."),
+    _field("players", pa.int8(), "Players at the table, 3..6 (drawn per round from the round's stream)."),
+    _field("round", pa.int8(), "Cards dealt to each player, 1..60/players (drawn per round)."),
+    _field("hook", pa.bool_(), "Whether the round is played on the hook (a quarter of the rounds)."),
+    _field("seat", pa.int8(), "The deciding seat, 1..players counted from the dealer's left (seat `players` "
+           "deals and names the trump)."),
+]
+
+
+def _examples(table: str, features: str, n_features: int, scores: str, n_scores: int) -> pa.Schema:
+    return pa.schema(_EXAMPLE_FIELDS + [
+        _field("features", pa.list_(pa.float32(), n_features), features),
+        _field("scores", pa.list_(pa.float32(), n_scores), scores),
+    ], metadata={KEY_TABLE: table.encode(), KEY_SCHEMA_VERSION: str(SCHEMA_VERSION).encode(),
+                 KEY_RULES_VERSION: str(RULES_VERSION).encode(),
+                 KEY_ENCODING_VERSION: str(ENCODING_VERSION).encode()})
+
+
+_SCORE = ("the seat's round score when it takes that candidate and the heuristic plays the rest of the round on the "
+          "true deal (the search policy's value of it on one world); NaN for a candidate that is not legal.")
+BID_EXAMPLES = _examples(
+    "bid_examples", f"The bid network's input ({D_BID} values, `wizsim.policies.net` encoding "
+    f"{ENCODING_VERSION}) for the seat's bid decision.", D_BID,
+    f"Per bid 0..{MAX_BID}: " + _SCORE, MAX_BID + 1)
+CARD_EXAMPLES = _examples(
+    "card_examples", f"The card network's input ({D_CARD} values, encoding {ENCODING_VERSION}) for a card decision "
+    "with two or more legal card kinds (a share of them, the run's `p_card`).", D_CARD,
+    f"Per canonical card kind 0..{N_KINDS - 1} (suit-major with the trump as suit 0, then Wizard, Jester): " + _SCORE,
+    N_KINDS)
+TRUMP_EXAMPLES = _examples(
+    "trump_examples", f"The trump network's input for each suit 0..3 named as trump (4 x {D_TRUMP} values, suit "
+    f"by suit, encoding {ENCODING_VERSION}): the dealer's choice after a turned-up Wizard.", 4 * D_TRUMP,
+    "Per suit S, H, D, C named: " + _SCORE, 4)
+EXAMPLE_TABLES = {"bid_examples": BID_EXAMPLES, "card_examples": CARD_EXAMPLES, "trump_examples": TRUMP_EXAMPLES}
 MODES = ("games", "rounds")
 # The columns only whole games fill: a rounds-mode dataset has none of them (not columns of nulls).
 GAME_ONLY = {"rounds": ("game_id", "game_round", "player", "total"), "tricks": ("game_id", "game_round")}
 
 
 def table_schema(table: str, mode: str = "games") -> pa.Schema:
-    """A table's columns in a dataset of ``mode``: ``"games"`` (every column) or ``"rounds"`` (no game columns)."""
+    """A table's columns in a dataset of ``mode``: ``"games"`` (every column) or ``"rounds"`` (no game columns);
+    an example table's (``EXAMPLE_TABLES``) whatever the mode."""
+    if table in EXAMPLE_TABLES:
+        return EXAMPLE_TABLES[table]
     try:
         schema = TABLES[table]
     except KeyError:
@@ -128,6 +179,8 @@ def table_schema(table: str, mode: str = "games") -> pa.Schema:
 def file_schema(table: str, mode: str = "games") -> pa.Schema:
     """The columns a data file holds: the table without its partition columns (they are in the path)."""
     schema = table_schema(table, mode)
+    if table in EXAMPLE_TABLES:
+        return schema
     for name in PARTITION_COLUMNS:
         schema = schema.remove(schema.get_field_index(name))
     return schema

@@ -10,7 +10,10 @@ round on the true deal. That is exactly the search policy's score of a candidate
 of the search's belief model; a network that regresses these values over many deals learns the mean over
 the deals consistent with what the seat sees, which is what the search estimates with its sampled worlds.
 
-Each round depends only on (seed, round index). Values are NaN for candidates that are not legal.
+Each round depends only on (seed, round index). Values are NaN for candidates that are not legal. Each
+example also records where it came from (``WHO``: the round index, players, round size, hook and the deciding
+seat, 0-based from the dealer's left), so that a dataset of examples (``dataset.labels``) traces every row to
+its round.
 """
 
 from __future__ import annotations
@@ -40,15 +43,19 @@ from wizsim.policies.search import _card_world, _round_world, _scratch
 from wizsim.rules.kernels import DEALER_NAMES, LED_NONE, forbidden_bid, trump_of_turn_up
 
 _UNIT = 1.0 / 9007199254740992.0
+WHO = ("round_index", "players", "round", "hook", "seat")  # the columns of each example's ``who`` row
 
 
 def empty_out(n_rounds: int):
-    """Output arrays for ``n_rounds`` rounds: (bid x, bid values, card x, card values, trump x, trump values),
-    then the counts (3,) int64 of bid, card and trump examples written."""
+    """Output arrays for ``n_rounds`` rounds: (bid x, bid values, card x, card values, trump x, trump values,
+    bid who, card who, trump who), each ``who`` (n, 5) int64 with the columns ``WHO``; then the counts (3,)
+    int64 of bid, card and trump examples written."""
     f = np.float32
     return ((np.zeros((n_rounds * 6, D_BID), f), np.full((n_rounds * 6, MAX_BID + 1), np.nan, f),
              np.zeros((n_rounds * 60, D_CARD), f), np.full((n_rounds * 60, N_KINDS), np.nan, f),
-             np.zeros((n_rounds, 4, D_TRUMP), f), np.full((n_rounds, 4), np.nan, f)),
+             np.zeros((n_rounds, 4, D_TRUMP), f), np.full((n_rounds, 4), np.nan, f),
+             np.zeros((n_rounds * 6, len(WHO)), np.int64), np.zeros((n_rounds * 60, len(WHO)), np.int64),
+             np.zeros((n_rounds, len(WHO)), np.int64)),
             np.zeros(3, np.int64))
 
 
@@ -58,19 +65,26 @@ def _uniform(rng):
 
 
 @kernel
-def _next_row(counts, which):
-    """The row of ``out`` the next example of ``which`` (0 bid, 1 card, 2 trump) goes to, counted; its inputs
-    are written into that row directly (the features in float64, each stored as float32: the same values as
-    through a float64 buffer)."""
+def _next_row(counts, which, whos, index, obs):
+    """The row of ``out`` the next example of ``which`` (0 bid, 1 card, 2 trump) goes to, counted, its row of
+    ``whos`` (``out[6 + which]``) written (round ``index``, the deciding seat of ``obs``); its inputs are written
+    into that row directly (the features in float64, each stored as float32: the same values as through a
+    float64 buffer)."""
     i = counts[which]
     counts[which] += 1
+    who = whos[i]
+    who[0] = index
+    who[1] = obs.players
+    who[2] = obs.r
+    who[3] = 1 if obs.hook else 0
+    who[4] = obs.seat
     return i
 
 
 @kernel
 def _card_choice(ctx, obs):
     """``play_tricks``'s chooser: record the decision (with probability ``p_card``), then the behaviour's card."""
-    kind, params, table, rng, eps, p_card, live, out, counts = ctx
+    kind, params, table, rng, eps, p_card, live, out, counts, index = ctx
     seat, players, trump, legal, n_in_trick = obs.seat, obs.players, obs.trump, obs.legal, obs.n_in_trick
     trick_cards = obs.trick_cards
     kinds = ZERO
@@ -80,7 +94,7 @@ def _card_choice(ctx, obs):
         m &= m - np.uint64(1)
         kinds |= bit(card_kind(c, trump))
     if kinds & (kinds - np.uint64(1)) != ZERO and _uniform(rng) < p_card:
-        i = _next_row(counts, 1)
+        i = _next_row(counts, 1, out[7], index, obs)
         card_features(obs, out[2][i])
         k = 0
         cands = np.empty(N_KINDS, np.int64)
@@ -142,7 +156,9 @@ def label_round(seed, index, kind, params, table, eps, p_card, out, counts):
     trump = trump_of_turn_up(turn_up)
     state = RoundState(hands.copy(), seat_played, voids, trick_cards, bids, tricks)
     if trump == DEALER_NAMES:
-        i = _next_row(counts, 2)
+        obs = observe(RoundInfo(players, r, hook, turn_up, -1), state, dealer, hands[dealer], ZERO, -1, ZERO, 0,
+                      LED_NONE, -1)
+        i = _next_row(counts, 2, out[8], index, obs)
         for s in range(4):
             trump_features(hands[dealer], players, r, s, out[4][i, s])
         row = np.empty(4)
@@ -150,8 +166,6 @@ def label_round(seed, index, kind, params, table, eps, p_card, out, counts):
                _scratch(players), True)
         _round_world(ctx, hands, row)
         out[5][i] = row
-        obs = observe(RoundInfo(players, r, hook, turn_up, -1), state, dealer, hands[dealer], ZERO, -1, ZERO, 0,
-                      LED_NONE, -1)
         trump = choose_trump_light(kind, params, table, obs, rng)
     total = 0
     for s in range(players):
@@ -159,7 +173,7 @@ def label_round(seed, index, kind, params, table, eps, p_card, out, counts):
         obs = observe(RoundInfo(players, r, hook, turn_up, trump), state, s, hands[s], ZERO, forbidden, ZERO, 0,
                       LED_NONE, -1)
         if r > 1 or forbidden < 0:
-            i = _next_row(counts, 0)
+            i = _next_row(counts, 0, out[6], index, obs)
             bid_features(obs, out[0][i])
             k = 0
             bc = np.empty(r + 1, np.int64)
@@ -176,7 +190,7 @@ def label_round(seed, index, kind, params, table, eps, p_card, out, counts):
         b = choose_bid_light(kind, params, table, obs, rng)
         bids[s] = b
         total += b
-    ctx = (kind, params, table, rng, eps, p_card, state.live, out, counts)
+    ctx = (kind, params, table, rng, eps, p_card, state.live, out, counts, index)
     play_tricks(_card_choice, ctx, RoundInfo(players, r, hook, turn_up, trump), state, 0, 0, ZERO, r * players,
                 no_log(players))
 

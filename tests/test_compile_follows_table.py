@@ -1,0 +1,31 @@
+"""What a kernel compiles follows the table (issue 34): a table with no net seat holds none of net's code.
+
+Net's three networks cost a first bid advice about 5 s of compiling though no seat plays net. A kernel
+loaded from Numba's disk cache compiles nothing it calls, so the probe runs on an empty cache of its own
+and reads which of net's deciders Numba compiled (each a dispatcher with signatures once compiled).
+"""
+
+import json
+import os
+import subprocess
+import sys
+
+_PROBE = """
+import json
+import wizsim
+from wizsim.policies import net
+deciders = (net.net_bid, net.net_card, net.net_trump)
+wizsim.simulate_rounds(4, 3, 10, "heuristic", seed=1)
+without = [len(d.signatures) for d in deciders]
+wizsim.simulate_rounds(4, 3, 10, ["net", "heuristic", "heuristic", "heuristic"], seed=1)
+print(json.dumps({"without_net": without, "with_net": [len(d.signatures) for d in deciders]}))
+"""
+
+
+def test_a_heuristic_table_compiles_no_net_code_and_a_net_seat_does(tmp_path):
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path), "WIZSIM_NUMBA_CACHE": "1"}
+    out = subprocess.run([sys.executable, "-c", _PROBE], env=env, capture_output=True, text=True, check=True)
+    got = json.loads(out.stdout.strip().splitlines()[-1])
+    assert got["without_net"] == [0, 0, 0], got
+    # the probe sees a compile where there is one: net seated, every decider is compiled in
+    assert all(n >= 1 for n in got["with_net"]), got

@@ -4,6 +4,7 @@
     python benchmarks/run.py --quick    # a short pass, saved to results/run-quick.json
     python benchmarks/run.py --json     # the same figures as one JSON object on stdout
     python benchmarks/run.py --against 933eb41   # this checkout against another revision, as ratios
+    python benchmarks/run.py --against c140dfa --clock cpu --runs 9 --figures search  # one figure, more runs
 
 Figures (issue 2, deliverable 9):
 - rounds/s and card plays/s (a card play = one card put on a trick) of the random policy for 3..6
@@ -362,7 +363,9 @@ AGAINST_FIGURES = (
     ("heuristic r=5", ("--round", "5", "--rounds", "300000", "--policy", "heuristic")),
     ("random games", ("--games", "100000", "--policy", "random")),
     ("heuristic games", ("--games", "20000", "--policy", "heuristic")),
-    ("search r=5", ("--round", "5", "--rounds", "12", "--policy", "search")),
+    # 60 rounds (about 6 s a run): at 12 (about a second) the paired ratios of one checkout against itself
+    # spread 0.73-1.47 on this shared machine.
+    ("search r=5", ("--round", "5", "--rounds", "60", "--policy", "search")),
 )
 # Runs ``wizsim simulate`` from the checkout on PYTHONPATH, after checking that it is that one. With
 # the CPU clock, the summary's timer (``time.perf_counter`` in both old and new wizsim) reads the
@@ -410,8 +413,9 @@ class Side:
         return float(json.loads(res.stdout)["card_plays_per_second"]), wall, ""
 
 
-def against(rev: str, runs: int, log, clock: str = "wall") -> dict:
-    """This checkout against ``rev``, figure by figure (see the module docstring)."""
+def against(rev: str, runs: int, log, clock: str = "wall", only: tuple[str, ...] = ()) -> dict:
+    """This checkout against ``rev``, figure by figure (see the module docstring); ``only``: the figures
+    whose names contain one of these words (all when empty)."""
     commit = _git("rev-parse", "--verify", f"{rev}^{{commit}}")
     head = _git("rev-parse", "HEAD")
     dirty = bool(_git("status", "--porcelain", "--untracked-files=no"))
@@ -428,6 +432,8 @@ def against(rev: str, runs: int, log, clock: str = "wall") -> dict:
             log(f"{rev} ({commit[:12]}) against HEAD ({head[:12]}{', uncommitted changes' if dirty else ''}), "
                 f"{runs} interleaved runs a figure, {clock} clock, load {res['machine']['load_average_at_start']}")
             for name, args in AGAINST_FIGURES:
+                if only and not any(o in name for o in only):
+                    continue
                 row = _against_figure(name, args, sides, runs, log, clock)
                 (res["figures"] if "ratio" in row else res["skipped"]).append(row)
         finally:
@@ -488,15 +494,20 @@ def main(argv=None) -> int:
     ap.add_argument("--clock", choices=("wall", "cpu"), default="wall",
                     help="with --against: time the simulation by wall time (the CLI's own figure) or by the "
                          "process's CPU time (one thread: less disturbed on a shared machine)")
+    ap.add_argument("--figures", default="",
+                    help="with --against: only the figures whose names contain one of these comma-separated "
+                         "words (e.g. 'search' or 'games,r=15')")
     args = ap.parse_args(argv)
     if args.runs < 3:
         ap.error("--runs must be at least 3")
 
     log = (lambda s: print(s, file=sys.stderr, flush=True)) if args.json else (lambda s: print(s, flush=True))
     if args.against:
-        res = against(args.against, args.runs, log, args.clock)
+        only = tuple(w.strip() for w in args.figures.split(",") if w.strip())
+        res = against(args.against, args.runs, log, args.clock, only)
         name = "".join(c if c.isalnum() or c in "._-" else "_" for c in args.against)
-        out = args.out or RESULTS / f"against-{name}{'-cpu' if args.clock == 'cpu' else ''}.json"
+        part = ("-" + "".join(c if c.isalnum() else "_" for c in "-".join(only))) if only else ""
+        out = args.out or RESULTS / f"against-{name}{'-cpu' if args.clock == 'cpu' else ''}{part}.json"
     else:
         res = run(args.quick, compile_time=not (args.quick or args.no_compile), log=log)
         out = args.out or RESULTS / ("run-quick.json" if args.quick else "run.json")

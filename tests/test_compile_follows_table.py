@@ -13,12 +13,17 @@ import sys
 _PROBE = """
 import json
 import wizsim
+from wizsim._numba import needs_compile
 from wizsim.policies import net
+from wizsim.sim.kernels import simulate_rounds_kernel
 deciders = (net.net_bid, net.net_card, net.net_trump)
+NET = (None, None, True)  # the kernels' ext with a net seat (dispatch.kernel_ext)
 wizsim.simulate_rounds(4, 3, 10, "heuristic", seed=1)
 without = [len(d.signatures) for d in deciders]
+guess = [needs_compile(simulate_rounds_kernel, ext=e) for e in (None, NET)]
 wizsim.simulate_rounds(4, 3, 10, ["net", "heuristic", "heuristic", "heuristic"], seed=1)
-print(json.dumps({"without_net": without, "with_net": [len(d.signatures) for d in deciders]}))
+guess.append(needs_compile(simulate_rounds_kernel, ext=NET))
+print(json.dumps({"without_net": without, "with_net": [len(d.signatures) for d in deciders], "guess": guess}))
 """
 
 
@@ -29,3 +34,5 @@ def test_a_heuristic_table_compiles_no_net_code_and_a_net_seat_does(tmp_path):
     assert got["without_net"] == [0, 0, 0], got
     # the probe sees a compile where there is one: net seated, every decider is compiled in
     assert all(n >= 1 for n in got["with_net"]), got
+    # the first-run notice's guess tells the two builds apart: net's is not in the cache until a net table ran
+    assert got["guess"] == [False, True, False], got

@@ -10,6 +10,14 @@ import os
 import subprocess
 import sys
 
+import numpy as np
+import pytest
+
+from wizsim.policies import make_slots
+from wizsim.policies.dispatch import NET, choose_card_light
+from wizsim.policies.observation import Obs
+from wizsim.rules.kernels import LED_NONE
+
 _PROBE = """
 import json
 import wizsim
@@ -36,3 +44,13 @@ def test_a_heuristic_table_compiles_no_net_code_and_a_net_seat_does(tmp_path):
     assert all(n >= 1 for n in got["with_net"]), got
     # the first-run notice's guess tells the two builds apart: net's is not in the cache until a net table ran
     assert got["guess"] == [False, True, False], got
+
+
+def test_a_net_seat_in_kernels_built_without_net_is_refused_not_played_as_another_policy():
+    slots, z8, hand = make_slots(["net"]), np.zeros(4, np.int8), np.uint64(0b1011)
+    obs = Obs(0, 4, 3, False, hand, hand, -1, 2, 0, np.array([1, 1, 1, 1], np.int8), z8.copy(),
+              np.zeros(4, np.uint64), np.uint64(0), np.full(4, -1, np.int8), 0, LED_NONE, -1, z8.copy())
+    rng = np.ones(1, np.uint64)
+    assert choose_card_light(NET, slots.params[0], slots.table, obs, rng, True) in (0, 1, 3)
+    with pytest.raises(ValueError, match="without net's code"):
+        choose_card_light(NET, slots.params[0], slots.table, obs, rng, None)

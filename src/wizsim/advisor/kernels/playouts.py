@@ -105,11 +105,13 @@ def evaluate_worlds_kernel(seed, first_index, worlds, turn_ups, candidates, star
             _candidate(info, seats, rng, state, (me, n_in_trick, leader, played, led0, best0, win0), c,
                        Log(want_log, log, log_leader, log_winner), ext)
             out[i, j] = tr[me]
-            if want_log:
+            if want_log:  # element by element: a slice assignment's shape check compiles 2-3 s of message formatting
                 m = r * players
-                logs[i, j, :m] = log
-                logs[i, j, m:m + r] = log_leader
-                logs[i, j, m + r:] = log_winner
+                for t in range(m):
+                    logs[i, j, t] = log[t]
+                for t in range(r):
+                    logs[i, j, m + t] = log_leader[t]
+                    logs[i, j, m + r + t] = log_winner[t]
 
 
 @lean_kernel

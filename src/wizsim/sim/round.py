@@ -20,7 +20,8 @@ not depend on which loop ran (tests/test_round_paths.py pins this). Every other 
 ``rollout.play_tricks``. The round is compiled twice (``_play_round``): with the search policy's
 deciders for a table with a search seat, and without them (``search`` None in ``dispatch.seat_card``'s
 context) for every other table, whose loops then carry none of the search policy's code (with it, the
-heuristic's rounds ran at two thirds of their speed).
+heuristic's rounds ran at two thirds of their speed). Net's deciders likewise are compiled in only for a
+table with a net seat (``dispatch.kernel_ext``'s ``net``).
 """
 
 from __future__ import annotations

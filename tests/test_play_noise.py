@@ -49,7 +49,7 @@ def _card(params, hand, legal, rng):
     z8 = np.zeros(4, np.int8)
     obs = Obs(0, 4, 5, False, hand, legal, -1, 2, 0, np.array([2, 1, 1, 1], np.int8), z8.copy(),
               np.zeros(4, np.uint64), np.uint64(0), np.full(4, -1, np.int8), 0, LED_NONE, -1, z8.copy())
-    return int(choose_card(slots.kinds[0], params, slots.table, obs, rng, None, None))
+    return int(choose_card(slots.kinds[0], params, slots.table, obs, rng, None, None, None))
 
 
 def test_without_noise_the_heuristic_draws_nothing_from_the_stream():

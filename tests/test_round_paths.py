@@ -34,7 +34,7 @@ def test_unknown_kind_is_dispatched_to_the_random_policy():
         for kind in (RANDOM, OTHER_KIND):
             rng = np.array([state], dtype=np.uint64)
             obs = Obs(0, 4, 5, False, legal, legal, -1, 0, -1, None, None, None, np.uint64(0), None, 0, -1, -1, None)
-            picks.append(int(choose_card_light.py_func(kind, None, None, obs, rng)))
+            picks.append(int(choose_card_light.py_func(kind, None, None, obs, rng, None)))
         assert picks[0] == picks[1]
 
 

@@ -43,11 +43,13 @@ def test_the_option_parses_and_names_itself():
 def test_net_weights_and_net_code_only_where_asked():
     assert len(make_slots(["search"]).table) < TABLE_LEN  # the heuristic's values alone
     assert len(make_slots(["search:rollout=net", "heuristic"]).table) == TABLE_LEN
-    assert make_slots(["search", "heuristic"]).ext == (True, None)
-    assert make_slots(["search", "net"]).ext == (True, None)  # net seated, the play-outs the heuristic's
+    assert make_slots(["search", "heuristic"]).ext == (True, None, None)
+    # net seated, the play-outs the heuristic's: net's deciders compiled in, not its play-outs
+    assert make_slots(["search", "net"]).ext == (True, None, True)
     ext = make_slots(["search", "search:rollout=net"]).ext
-    assert ext == (WITH_NET, None) and type(ext[0]) is not bool  # the type that compiles net's play-outs
-    assert kernel_ext(make_slots(["net", "heuristic"]).kinds) is None
+    assert ext == (WITH_NET, None, None) and type(ext[0]) is not bool  # the type that compiles net's play-outs
+    assert kernel_ext(make_slots(["net", "heuristic"]).kinds) == (None, None, True)
+    assert kernel_ext(make_slots(["random", "heuristic"]).kinds) is None
 
 
 @pytest.mark.parametrize("bad", ["search:rollout=mcts", "search:rollout=", "search:rollout=1"])

@@ -213,21 +213,22 @@ def _takes_ext(dispatcher) -> bool:
 def needs_compile(*dispatchers, ext=None) -> bool:
     """Whether any of these kernels has no machine code for its current source in Numba's disk
     cache, so that its first call will compile (tens of seconds for the big ones). A kernel whose last
-    argument is ``ext`` (``policies.dispatch.kernel_ext``) is compiled once for None and once for a
-    tuple: ``ext`` says which this call needs. A guess for the user's benefit, read from Numba's cache
-    index; False when it cannot tell."""
+    argument is ``ext`` (``policies.dispatch.kernel_ext``) is compiled once for each type of ``ext`` (None,
+    or a tuple saying which of search, a user's player and net it holds): ``ext`` says which this call
+    needs. A guess for the user's benefit, read from Numba's cache index; False when it cannot tell."""
     if not CACHE:
         return False
     if _cache_off_reason is not None:  # compiled in memory: every run compiles
         return True
     try:
-        from numba.core import types
+        from numba import typeof
 
+        want = typeof(ext)
         for d in dispatchers:
             keys = d._cache._cache_file._load_index()
             if not keys:
                 return True
-            if _takes_ext(d) and not any(isinstance(key[0][-1], types.NoneType) == (ext is None) for key in keys):
+            if _takes_ext(d) and not any(key[0][-1] == want for key in keys):
                 return True
         return False
     except Exception:  # a private Numba interface: when it changes, say nothing rather than fail

@@ -143,7 +143,8 @@ def machine_busy() -> str:
 
 
 def kernels_ext(names):
-    """The ``ext`` the kernels take for these policy names (``dispatch.kernel_ext``; None: no search)."""
+    """The ``ext`` the kernels take for these policy names (``dispatch.kernel_ext``; None: no search, net or
+    jitted player)."""
     from wizsim.policies.dispatch import kernel_ext
     from wizsim.policies.registry import is_user_player, jit_functions, looks_like_player_spec, policy_entry
 
@@ -177,7 +178,7 @@ def announce_compile(kind: str, *kernels, ext=None) -> None:
                    f"keep kernels made for a function){_about(about)}{machine_busy()}.", err=True)
     elif needs_compile(*kernels, ext=ext):
         about = compile_seconds_measured(kind)
-        if ext is not None:  # a search seat: the search policy's code too
+        if ext is not None and ext[0] is not None:  # a search seat: the search policy's code too
             search = compile_seconds_measured("search")
             about = None if about is None or search is None else max(about, search)
         click.echo(f"{prefix}Compiling wizsim's kernels for {kind} on this machine, once{_about(about)}{machine_busy()}; "

@@ -102,7 +102,7 @@ NO_OPPONENT = -1  # opp_kind when every seat is the learner's
 EnvRows = namedtuple("EnvRows", ("scal", "dealt", "live", "seat_played", "voids", "trick_cards", "bids", "tricks",
                                  "play_rng"))
 EnvOut = namedtuple("EnvOut", ("obs", "masks", "legal", "seat", "rewards", "dones"))
-Opponents = namedtuple("Opponents", ("kind", "params", "table", "search"))
+Opponents = namedtuple("Opponents", ("kind", "params", "table", "search", "net"))
 
 
 @inline_kernel
@@ -184,22 +184,22 @@ def opponent_action(players, r, hook, opp, st, i, search):
     trump = scal[i, S_TRUMP]
     rng = st.play_rng[i:i + 1]
     state = row_state(st, i)
-    kind, params, table, _ = opp
+    kind, params, table, _, net = opp  # net: None unless they play net (``dispatch._net`` drops it by type)
     if ph == PH_TRUMP:
         obs = observe(RoundInfo(players, r, hook, scal[i, S_TURN_UP], -1), state, s, hand, ZERO, -1, ZERO, 0,
                       rules.LED_NONE, -1)
-        return TRUMP_ACTION + choose_trump(kind, params, table, obs, rng, search, None)
+        return TRUMP_ACTION + choose_trump(kind, params, table, obs, rng, search, None, net)
     info = RoundInfo(players, r, hook, scal[i, S_TURN_UP], trump)
     if ph == PH_BID:
         forbidden = rules.forbidden_bid(hook, s, players, r, scal[i, S_TOTAL])
         obs = observe(info, state, s, hand, ZERO, forbidden, ZERO, 0, rules.LED_NONE, -1)
-        return BID_ACTION + choose_bid(kind, params, table, obs, rng, search, None)
+        return BID_ACTION + choose_bid(kind, params, table, obs, rng, search, None, net)
     played = ZERO
     for k in range(players):
         played |= st.seat_played[i, k]
     led = scal[i, S_LED]
     obs = observe(info, state, s, hand, rules.legal_mask(hand, led), -1, played, scal[i, S_N], led, scal[i, S_WIN])
-    return choose_card(kind, params, table, obs, rng, search, None)
+    return choose_card(kind, params, table, obs, rng, search, None, net)
 
 
 @lean_kernel
@@ -440,7 +440,7 @@ class VectorEnv:
         self.r = check_count(r, "r", 1, n_game_rounds(self.players))
         self.hook = bool(hook)
         self.auto_reset = bool(auto_reset)
-        self._search = None
+        self._search = self._net = None
         if opponents is None:
             if seat is not None:
                 raise ConfigError("seat needs opponents: without them every seat is the learner's")
@@ -450,7 +450,8 @@ class VectorEnv:
             self.opponents = check_policy(opponents)
             slots = make_slots([self.opponents])
             self._kind, self._params, self._table = int(slots.kinds[0]), slots.params[0], slots.table
-            self._search = (slots.ext or (None, None))[0]  # None: the kernels compile without search
+            # None: the kernels compile without search (net)
+            self._search, _, self._net = slots.ext or (None, None, None)
         self.fixed_seat = -1 if seat is None else check_count(seat, "seat", 1, self.players) - 1
         p, n = self.players, self.n
         self._scal = np.zeros((n, N_SCALARS), np.int64)
@@ -472,7 +473,7 @@ class VectorEnv:
         self._deal_rng = np.zeros(1, np.uint64)
         self._no_hands = np.zeros(p, np.uint64)
         self._cfg = (p, self.r, self.hook, self.fixed_seat, self.auto_reset)
-        self._opp = Opponents(self._kind, self._params, self._table, self._search)
+        self._opp = Opponents(self._kind, self._params, self._table, self._search, self._net)
         self._rows = EnvRows(self._scal, self._dealt, self._live, self._seat_played, self._voids, self._trick,
                              self._bids, self._tricks, self._play_rng)
         self._out = EnvOut(self.obs, self.masks, self._legal, self.seat, self.rewards, self.dones)

@@ -9,7 +9,7 @@ What a policy is shown is exactly what its player may see (docs/rules.md: bids a
 and the turned-up card are seen by all); nothing else is passed in, which is what keeps a policy
 honest. Seats are 0-based here (index 0 = seat 1, the last index is the dealer).
 
-choose_bid(kind, params, table, obs, rng, search, user), choose_card(...), choose_trump(...)
+choose_bid(kind, params, table, obs, rng, search, user, net), choose_card(...), choose_trump(...)
     ``obs`` is the observation record (``policies.observation.Obs``, built by ``observe``): every fact
     of the decision (the seat, its hand, the legal cards, the forbidden bid, bids, tricks, who played
     what, the trick so far, voids) in one documented record. ``rng`` is the round's play stream
@@ -24,10 +24,12 @@ policy: a kernel that cannot meet a search seat calls those (the round kernel pi
 compiler folds the search policy's large code into whatever calls it, and a loop that carries it runs
 at two thirds of its speed even where it never takes that branch.
 
-``choose_*`` end in ``search, user``: ``search`` None (the type, not a value) drops the search branch at
-compile time, so a kernel compiled for a table without search holds none of its code (it would double
-a first run's compile time); the kernels take them as one argument ``ext`` (``kernel_ext``): None, or
-the tuple (search, user), unpacked where a non-inlined kernel can test each against None.
+``choose_*`` end in ``search, user, net`` (the ``_light`` twins in ``net``): ``search`` None (the type, not a
+value) drops the search branch at compile time, so a kernel compiled for a table without search holds
+none of its code (it would double a first run's compile time); ``net`` None drops net's the same way (its
+three networks cost a bid advice's first run about 5 s of its 26). The kernels take them as one argument
+``ext`` (``kernel_ext``): None (heuristic and random seats only), or the tuple (search, user, net),
+unpacked where a non-inlined kernel can test each against None.
 
 ``USER`` is a user's jitted player (``wizsim.jit``): ``user`` = its (trump, bid, card) functions, each
 called as ``f(obs, rng)`` on the same record; Numba compiles a kernel for each such set of functions. What
@@ -63,7 +65,7 @@ USER = 3  # a user's jitted player (``wizsim.jit``), never a named policy's kind
 
 
 @inline_kernel
-def choose_bid(kind, params, table, obs, rng, search, user):
+def choose_bid(kind, params, table, obs, rng, search, user, net):
     if search is not None:
         if kind == SEARCH:
             return search_bid(params, table, obs, rng, search)
@@ -74,21 +76,21 @@ def choose_bid(kind, params, table, obs, rng, search, user):
                 raise ValueError("a jitted player's bid(obs, rng) returned a bid outside 0..r or the hook's "
                                  "forbidden bid")
             return b
-    return choose_bid_light(kind, params, table, obs, rng)
+    return choose_bid_light(kind, params, table, obs, rng, net)
 
 
 @inline_kernel
-def choose_bid_light(kind, params, table, obs, rng):
+def choose_bid_light(kind, params, table, obs, rng, net):
     if kind == HEURISTIC:
         return heuristic_bid(params, table, obs.seat, obs.players, obs.r, obs.hand, obs.turn_up, obs.trump, obs.bids,
                              obs.forbidden)
     if kind == NET:
-        return net_bid(table, obs)
+        return _net(net, net_bid, table, obs)
     return random_bid(obs.r, obs.forbidden, rng)
 
 
 @inline_kernel
-def choose_card(kind, params, table, obs, rng, search, user):
+def choose_card(kind, params, table, obs, rng, search, user, net):
     if kind == SEARCH:
         return _search_card(search, params, table, obs, rng)
     if kind == USER:
@@ -96,7 +98,7 @@ def choose_card(kind, params, table, obs, rng, search, user):
         if c < 0 or c >= N_CARDS or (obs.legal >> np.uint64(c)) & np.uint64(1) == ZERO:
             raise ValueError("a jitted player's card(obs, rng) returned a card that is not in obs.legal")
         return c
-    return choose_card_light(kind, params, table, obs, rng)
+    return choose_card_light(kind, params, table, obs, rng, net)
 
 
 def _search_card(search, params, table, obs, rng):
@@ -126,19 +128,40 @@ def _user_card_typed(user, obs, rng):
     return lambda user, obs, rng: user[2](obs, rng)
 
 
+def _net(net, decide, table, obs):
+    """Net's decision ``decide(table, obs)`` where ``net`` is not None (kernels only, as ``_search_card``:
+    ``net`` too comes out of a context where Numba prunes no None branch)."""
+    raise TypeError("kernels only")
+
+
+@overload(_net)
+def _net_typed(net, decide, table, obs):
+    """None: no seat plays net, and its networks are not compiled in; a net seat there is a caller's bug
+    (``kernel_ext`` was not given the slots' kinds), refused rather than played as another policy (the
+    refusal costs a first run 0.2 s of compiling)."""
+    if isinstance(net, types.NoneType):
+        def refuse(net, decide, table, obs):
+            if obs.seat >= 0:  # always; a branch, so that the call types as a decision (an int), not None
+                raise ValueError("a net seat in kernels compiled without net's code: give dispatch.kernel_ext "
+                                 "the slots' kinds")
+            return -1
+        return refuse
+    return lambda net, decide, table, obs: decide(table, obs)
+
+
 @inline_kernel
-def choose_card_light(kind, params, table, obs, rng):
+def choose_card_light(kind, params, table, obs, rng, net):
     if kind == HEURISTIC:
         if heuristic_noisy(params, obs.legal, rng):
             return random_card(obs.legal, rng)
         return heuristic_obs_card(obs)
     if kind == NET:
-        return net_card(table, obs)
+        return _net(net, net_card, table, obs)
     return random_card(obs.legal, rng)
 
 
 @inline_kernel
-def choose_trump(kind, params, table, obs, rng, search, user):
+def choose_trump(kind, params, table, obs, rng, search, user, net):
     if search is not None:
         if kind == SEARCH:
             return search_trump(params, table, obs, rng, search)
@@ -148,15 +171,15 @@ def choose_trump(kind, params, table, obs, rng, search, user):
             if t < 0 or t > 3:
                 raise ValueError("a jitted player's trump(obs, rng) returned a suit outside 0..3")
             return t
-    return choose_trump_light(kind, params, table, obs, rng)
+    return choose_trump_light(kind, params, table, obs, rng, net)
 
 
 @inline_kernel
-def choose_trump_light(kind, params, table, obs, rng):
+def choose_trump_light(kind, params, table, obs, rng, net):
     if kind == HEURISTIC:
         return heuristic_trump(params, table, obs.players, obs.r, obs.hand, rng)
     if kind == NET:
-        return net_trump(table, obs)
+        return _net(net, net_trump, table, obs)
     return random_trump(rng)
 
 
@@ -172,29 +195,31 @@ def any_search(players, seats):
 
 def kernel_ext(kinds, user=None, params=None):
     """The ``ext`` argument of the kernels for a table of these slot kinds: None when no seat plays the
-    search policy and none a user's jitted player, so that the kernels compile without their code; else
-    ``(search, user)``: search None, True, or ``search.WITH_NET`` where a search slot's play-outs are net's
+    search policy, net or a user's jitted player, so that the kernels compile without their code; else
+    ``(search, user, net)``: search None, True, or ``search.WITH_NET`` where a search slot's play-outs are net's
     (``params``: the slots' params rows; the search kernels then compile net's play-outs too), user None
-    or the jitted player's ``(trump, bid, card)`` functions (Numba dispatchers, each called as ``f(obs, rng)``)."""
+    or the jitted player's ``(trump, bid, card)`` functions (Numba dispatchers, each called as ``f(obs, rng)``),
+    net True where a seat plays net, else None."""
     kinds = [int(k) for k in kinds]
     search = True if SEARCH in kinds else None
     if search and params is not None and any(k == SEARCH and params[i][P_ROLLOUT] == ROLLOUT_NET
                                              for i, k in enumerate(kinds)):
         search = WITH_NET
-    return None if search is None and user is None else (search, user)
+    net = True if NET in kinds else None
+    return None if search is None and user is None and net is None else (search, user, net)
 
 
 @inline_kernel
 def seat_card(ctx, obs):
     """The trick loop's chooser (``rollout.play_tricks``): the card of the policy in the deciding seat.
-    ``ctx`` = (seats, rng, search, user): the table's ``records.Seats``, the play stream and the
-    deciders' ``search, user`` (see ``choose_card``). One chooser for every table: where ``search`` (or
-    ``user``) is None, ``choose_card`` compiles no call of the search policy (or of a user's functions),
-    so a table that cannot reach the search policy carries none of its code (``sim.round`` picks per
-    round)."""
-    seats, rng, search, user = ctx
+    ``ctx`` = (seats, rng, search, user, net): the table's ``records.Seats``, the play stream and the
+    deciders' ``search, user, net`` (see ``choose_card``). One chooser for every table: where ``search`` (or
+    ``user``, ``net``) is None, ``choose_card`` compiles no call of the search policy (or of a user's
+    functions, of net), so a table that cannot reach the search policy carries none of its code
+    (``sim.round`` picks per round)."""
+    seats, rng, search, user, net = ctx
     slot = seats.seat_slot[obs.seat]
-    return choose_card(seats.slot_kind[slot], seats.slot_params[slot], seats.table, obs, rng, search, user)
+    return choose_card(seats.slot_kind[slot], seats.slot_params[slot], seats.table, obs, rng, search, user, net)
 
 
 ALL_SUITS = 0b1111

@@ -128,7 +128,7 @@ def _card_choice(ctx, obs):
             if n == pick:
                 return c
             n += 1
-    return choose_card_light(kind, params, table, obs, rng)
+    return choose_card_light(kind, params, table, obs, rng, True)
 
 
 @kernel
@@ -166,7 +166,7 @@ def label_round(seed, index, kind, params, table, eps, p_card, out, counts):
                _scratch(players), True)
         _round_world(ctx, hands, row)
         out[5][i] = row
-        trump = choose_trump_light(kind, params, table, obs, rng)
+        trump = choose_trump_light(kind, params, table, obs, rng, True)
     total = 0
     for s in range(players):
         forbidden = forbidden_bid(hook, s, players, r, total)
@@ -187,7 +187,7 @@ def label_round(seed, index, kind, params, table, eps, p_card, out, counts):
             _round_world(ctx, hands, row)
             for j in range(k):
                 out[1][i, bc[j]] = row[j]
-        b = choose_bid_light(kind, params, table, obs, rng)
+        b = choose_bid_light(kind, params, table, obs, rng, True)
         bids[s] = b
         total += b
     ctx = (kind, params, table, rng, eps, p_card, state.live, out, counts, index)

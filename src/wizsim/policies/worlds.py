@@ -105,7 +105,16 @@ def deal_world(rng, players, unseen, needs, voids, pool, hands_out):
             if (slots >> j) & 1:
                 a += cap[j]
         allowed[k] = a
-    order = np.argsort(allowed * N_CLASSES + np.arange(N_CLASSES))  # ties by class id: a fixed order
+    # ties by class id: a fixed order. The keys are distinct, so an insertion sort gives np.argsort's
+    # order; np.argsort compiled Numba's quicksort, 1.3 s of a first play advice.
+    order = np.empty(N_CLASSES, np.int64)
+    for k in range(N_CLASSES):
+        key = allowed[k] * N_CLASSES + k
+        j = k
+        while j > 0 and allowed[order[j - 1]] * N_CLASSES + order[j - 1] > key:
+            order[j] = order[j - 1]
+            j -= 1
+        order[j] = k
     weight = 1.0
     left = total
     turn_up = NO_TURN_UP

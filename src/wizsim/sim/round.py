@@ -20,7 +20,8 @@ not depend on which loop ran (tests/test_round_paths.py pins this). Every other 
 ``rollout.play_tricks``. The round is compiled twice (``_play_round``): with the search policy's
 deciders for a table with a search seat, and without them (``search`` None in ``dispatch.seat_card``'s
 context) for every other table, whose loops then carry none of the search policy's code (with it, the
-heuristic's rounds ran at two thirds of their speed).
+heuristic's rounds ran at two thirds of their speed). Net's deciders likewise are compiled in only for a
+table with a net seat (``dispatch.kernel_ext``'s ``net``).
 """
 
 from __future__ import annotations
@@ -70,15 +71,15 @@ def play_round(players, r, hook, seats, fixed, rngs, state, out, log, ext):
     out : (hands, scores): (players,) uint64 hands as dealt and (players,) int16 scores, in seat order.
     log : ``records.Log``: the cards in order of play (r * players,), each trick's leader and winner
         (r,), 0-based seats; written only when ``log.want``.
-    ext : None (no seat can play the search policy: compiled without its code) or the tuple
-        ``dispatch.kernel_ext`` gives.
+    ext : None (no seat can play the search policy, net or a user's player: compiled without their code)
+        or the tuple ``dispatch.kernel_ext`` gives.
 
     A rejected round (``accepted`` False) stops after the bidding; its tricks and scores are 0.
     """
     a = (players, r, hook, seats, fixed, rngs, state, out, log)
     if ext is None:
-        return _play_round(None, None, a)
-    return _play_round_ext(ext[0], ext[1], a)
+        return _play_round(None, None, None, a)
+    return _play_round_ext(ext[0], ext[1], ext[2], a)
 
 
 @inline_kernel
@@ -89,30 +90,30 @@ def play_round_any(players, r, hook, seats, fixed, rngs, state, out, log, ext):
     kernel and the search policy's code costs the compile of that code once more (seconds)."""
     if ext is None:
         return play_round(players, r, hook, seats, fixed, rngs, state, out, log, None)
-    return _play_round_ext(ext[0], ext[1], (players, r, hook, seats, fixed, rngs, state, out, log))
+    return _play_round_ext(ext[0], ext[1], ext[2], (players, r, hook, seats, fixed, rngs, state, out, log))
 
 
 @lean_kernel
-def _play_round_ext(search, user, a):
-    """``play_round`` with ``ext`` = (search, user) unpacked: arguments here, so that Numba drops the
+def _play_round_ext(search, user, net, a):
+    """``play_round`` with ``ext`` = (search, user, net) unpacked: arguments here, so that Numba drops the
     branches a None one guards (``a``: ``play_round``'s other arguments). Numba drops a branch only where
     the argument's type is None, so the tests are nested such that whatever stays compiles for the types
-    at hand (a table with a user's player also compiles the light round it never takes). Lean like
-    ``play_round``: what it calls that allocates (the search policy, a user's functions) states its own
-    counting (``_numba``, ``wizsim.jit``)."""
+    at hand (a table with a user's player also compiles the light round it never takes). ``net`` is passed
+    through: a table with a net seat compiles net into both rounds. Lean like ``play_round``: what it calls
+    that allocates (the search policy, a user's functions) states its own counting (``_numba``, ``wizsim.jit``)."""
     if user is None:
         if search is not None:
             if any_search(a[0], a[3]):
-                return _play_round(search, None, a)
-        return _play_round(None, None, a)
+                return _play_round(search, None, net, a)
+        return _play_round(None, None, net, a)
     if search is None:
-        return _play_round(None, user, a)
-    return _play_round(search, user, a)
+        return _play_round(None, user, net, a)
+    return _play_round(search, user, net, a)
 
 
 @inline_kernel
-def _play_round(search, user, a):
-    """``play_round`` with the deciders' ``search, user`` (see ``dispatch``): compiled once for each
+def _play_round(search, user, net, a):
+    """``play_round`` with the deciders' ``search, user, net`` (see ``dispatch``): compiled once for each
     combination, the trick loop's chooser ``dispatch.seat_card`` with them."""
     players, r, hook, seats, fixed, rngs, state, out, log = a
     deal_rng, play_rng = rngs
@@ -135,7 +136,7 @@ def _play_round(search, user, a):
         slot = seat_slot[dealer]
         obs = observe(RoundInfo(players, r, hook, turn_up, -1), state, dealer, hands_out[dealer], ZERO, -1, ZERO, 0,
                       LED_NONE, -1)
-        trump = choose_trump(slot_kind[slot], slot_params[slot], table, obs, play_rng, search, user)
+        trump = choose_trump(slot_kind[slot], slot_params[slot], table, obs, play_rng, search, user, net)
 
     info = RoundInfo(players, r, hook, turn_up, trump)
     total = 0
@@ -147,7 +148,7 @@ def _play_round(search, user, a):
         else:
             slot = seat_slot[s]
             obs = observe(info, state, s, hands_out[s], ZERO, forbidden, ZERO, 0, LED_NONE, -1)
-            b = choose_bid(slot_kind[slot], slot_params[slot], table, obs, play_rng, search, user)
+            b = choose_bid(slot_kind[slot], slot_params[slot], table, obs, play_rng, search, user, net)
             if mode == BID_CONDITION and b != fixed.bids[s]:
                 return turn_up, trump, False
         bids_out[s] = b
@@ -159,7 +160,7 @@ def _play_round(search, user, a):
     if all_random:
         _random_tricks(players, r, trump, live, play_rng, tricks_out, log)
     else:
-        play_tricks(seat_card, (seats, play_rng, search, user), info, state, 0, 0, ZERO, r * players, log)
+        play_tricks(seat_card, (seats, play_rng, search, user, net), info, state, 0, 0, ZERO, r * players, log)
     for s in range(players):
         scores_out[s] = score_round(bids_out[s], tricks_out[s])
     return turn_up, trump, True

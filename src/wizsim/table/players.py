@@ -45,8 +45,8 @@ class Player(Seated):
         self.name = check_policy(name)
         slots = make_slots([self.name])
         self._kind, self._params, self._table = slots.kinds[0], slots.params[0], slots.table
-        # None: compiled without the search policy's code (``dispatch.kernel_ext``, which says which play-outs)
-        self._search = (slots.ext or (None, None))[0]
+        # None: compiled without the search policy's (net's) code (``dispatch.kernel_ext``, which says which play-outs)
+        self._search, _, self._net = slots.ext or (None, None, None)
         self._stream(seed)
 
     def __repr__(self) -> str:
@@ -55,13 +55,13 @@ class Player(Seated):
     def decide(self, obs, rng: np.ndarray) -> int:
         """The decision ``obs.phase`` asks for, drawing from the stream ``rng`` ((1,) uint64, advanced)."""
         v = kernel_view(obs)
-        search = self._search
+        search, net = self._search, self._net
         if obs.phase == "trump":
-            return int(choose_trump(self._kind, self._params, self._table, v, rng, search, None))
+            return int(choose_trump(self._kind, self._params, self._table, v, rng, search, None, net))
         if obs.phase == "bid":
-            return int(choose_bid(self._kind, self._params, self._table, v, rng, search, None))
+            return int(choose_bid(self._kind, self._params, self._table, v, rng, search, None, net))
         if obs.phase == "card":
-            return int(choose_card(self._kind, self._params, self._table, v, rng, search, None))
+            return int(choose_card(self._kind, self._params, self._table, v, rng, search, None, net))
         raise ValueError(f"seat {obs.seat} has no decision to make: the phase is {obs.phase!r}")
 
 

@@ -63,7 +63,7 @@ def needs_first_compile() -> bool:
     """Whether warming compiles (an empty Numba cache here) rather than loads, for either build."""
     from wizsim._numba import needs_compile
 
-    return needs_compile(*warm_kernels()) or needs_compile(*warm_kernels(), ext=(True, None))
+    return needs_compile(*warm_kernels()) or needs_compile(*warm_kernels(), ext=(True, None, None))
 
 
 def answer_workers() -> int:

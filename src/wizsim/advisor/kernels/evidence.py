@@ -153,7 +153,8 @@ def _weigh_worlds(at, dealt, info, me, opponents, evidence, doubt, out):
         value, named_ok[i] = heard_likelihood(opponents, world, me, whole, bids, players, named, model_bids[i])
         if typed:
             seat_factors(opponents, world, me, whole, bids, players, named, model_bids[i], False, model_f)
-            blind_f[:] = seat_blind
+            for s in range(players):  # not ``blind_f[:] = seat_blind``: its shape check compiles 1.8 s of message formatting
+                blind_f[s] = seat_blind[s]
             if reads_play:
                 play_seat_likelihoods(opponents, world, me, whole, bids, order, n_played, cards)
                 for s in range(players):

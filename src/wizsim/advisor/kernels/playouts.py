@@ -34,33 +34,33 @@ def resume_tricks(info, seats, play_rng, state, n, leader, played, log, ext):
     drawing from ``play_rng``.
 
     log : ``records.Log``, written as the round kernel writes it. ext: as ``round.play_round``'s (None:
-    compiled without the search policy's code)."""
+    compiled without the search policy's or net's code)."""
     a = (info, seats, play_rng, state, n, leader, played, log)
     if ext is None:
-        _resume(None, None, a)
+        _resume(None, None, None, a)
     else:
-        _resume_ext(ext[0], ext[1], a)
+        _resume_ext(ext[0], ext[1], ext[2], a)
 
 
 @lean_kernel
-def _resume_ext(search, user, a):
+def _resume_ext(search, user, net, a):
     """``resume_tricks`` with ``ext`` unpacked (as ``round._play_round_ext``)."""
     if user is None:
         if search is not None and any_search(a[0].players, a[1]):
-            _resume(search, None, a)
+            _resume(search, None, net, a)
         else:
-            _resume(None, None, a)
+            _resume(None, None, net, a)
     elif search is None:
-        _resume(None, user, a)
+        _resume(None, user, net, a)
     else:
-        _resume(search, user, a)
+        _resume(search, user, net, a)
 
 
 @inline_kernel
-def _resume(search, user, a):
-    """``resume_tricks`` with the deciders' ``search, user``: the trick loop compiled for them."""
+def _resume(search, user, net, a):
+    """``resume_tricks`` with the deciders' ``search, user, net``: the trick loop compiled for them."""
     info, seats, play_rng, state, n, leader, played, log = a
-    play_tricks(seat_card, (seats, play_rng, search, user), info, state, n, leader, played, info.r * info.players, log)
+    play_tricks(seat_card, (seats, play_rng, search, user, net), info, state, n, leader, played, info.r * info.players, log)
 
 
 @kernel
@@ -105,11 +105,13 @@ def evaluate_worlds_kernel(seed, first_index, worlds, turn_ups, candidates, star
             _candidate(info, seats, rng, state, (me, n_in_trick, leader, played, led0, best0, win0), c,
                        Log(want_log, log, log_leader, log_winner), ext)
             out[i, j] = tr[me]
-            if want_log:
+            if want_log:  # element by element: a slice assignment's shape check compiles 2-3 s of message formatting
                 m = r * players
-                logs[i, j, :m] = log
-                logs[i, j, m:m + r] = log_leader
-                logs[i, j, m + r:] = log_winner
+                for t in range(m):
+                    logs[i, j, t] = log[t]
+                for t in range(r):
+                    logs[i, j, m + t] = log_leader[t]
+                    logs[i, j, m + r + t] = log_winner[t]
 
 
 @lean_kernel

@@ -59,7 +59,7 @@ from wizsim.bits import bit, lowest_bit, popcount
 from wizsim.cards import FIRST_JESTER, FIRST_WIZARD, WIZARD_MASK, format_card, format_cards, mask_to_cards
 from wizsim.deal.kernels import PLAY_STREAM, stream_key
 from wizsim.policies import make_slots
-from wizsim.policies.dispatch import SEARCH, choose_card
+from wizsim.policies.dispatch import NET, SEARCH, choose_card
 from wizsim.policies.observation import Obs
 from wizsim.policies.records import RoundState
 from wizsim.policies.rollout import close_trick, play_card
@@ -279,8 +279,9 @@ class Table:
                   np.uint64(self.played), self.trick_cards, np.int64(self.n), np.int64(self.led),
                   np.int64(self.win_pos), self.voids)
         search = True if self.slots.kinds[slot] == SEARCH else None
+        net = True if self.slots.kinds[slot] == NET else None  # net's code only where a seat plays it
         return int(choose_card(self.slots.kinds[slot], self.slots.params[slot], self.slots.table, obs, self.rng,
-                               search, None))
+                               search, None, net))
 
     def legal(self, s: int) -> int:
         return popcount(legal_mask(self.live[s], self.led))

@@ -29,19 +29,24 @@ sys.path.insert(0, str(ROOT / "src"))
 from wizsim.policies import net as K  # noqa: E402
 from wizsim.policies.dispatch import HEURISTIC, NET  # noqa: E402
 from wizsim.policies.net_data import empty_out, label_rounds  # noqa: E402
-from wizsim.policies.net_weights import DEFAULT_PATH, read_weights, save_weights  # noqa: E402
+from wizsim.policies.net_weights import DEFAULT_PATH, digest, read_weights, save_weights  # noqa: E402
 from wizsim.policies.registry import N_PARAMS, TABLES  # noqa: E402
+from wizsim.policies.search import P_ROLLOUT, ROLLOUT_NET  # noqa: E402
 
 SCALE = 10.0  # values (round scores) are regressed in tens of points
 BLOCK = 5000  # rounds labelled per kernel call
 
 
-def label(seed: int, first: int, n: int, weights: np.ndarray | None, eps: float, p_card: float):
-    """Examples of rounds ``first .. first + n - 1``: behaviour the heuristic (``weights`` None) or the net."""
+def label(seed: int, first: int, n: int, weights: np.ndarray | None, eps: float, p_card: float,
+          net_play_outs: bool = False):
+    """Examples of rounds ``first .. first + n - 1``: behaviour the heuristic (``weights`` None) or the net;
+    the candidates valued by the heuristic's play-outs, or by the net's (``net_play_outs``, with ``weights``)."""
     table = np.concatenate([TABLES["heuristic_values"](),
                             np.zeros(K.N_WEIGHTS) if weights is None else weights])
     kind = HEURISTIC if weights is None else NET
     params = np.zeros(N_PARAMS)
+    if net_play_outs:
+        params[P_ROLLOUT] = ROLLOUT_NET
     parts = []
     for a in range(first, first + n, BLOCK):
         b = min(a + BLOCK, first + n)
@@ -123,19 +128,62 @@ def flatten(torch, models) -> np.ndarray:
     return w.astype(np.float32).astype(np.float64)
 
 
+def unflatten(torch, models, w: np.ndarray) -> None:
+    """``flatten``'s inverse: ``w`` (in ``policies.net``'s layout) into the models' parameters."""
+    with torch.no_grad():
+        for name, _, _, _ in K.NETS:
+            linears = [m for m in models[name] if isinstance(m, torch.nn.Linear)]
+            for i, (lin, (wo, bo)) in enumerate(zip(linears, K.LAYOUT[name], strict=True)):
+                shape = tuple(lin.weight.shape) if i == len(linears) - 1 else tuple(lin.weight.shape)[::-1]
+                W = w[wo:wo + lin.weight.numel()].reshape(shape)
+                lin.weight.copy_(torch.from_numpy(W if i == len(linears) - 1 else W.T))
+                lin.bias.copy_(torch.from_numpy(w[bo:bo + lin.bias.numel()]))
+
+
+def improve(torch, args, models, first: int, log) -> tuple[dict, dict]:
+    """``--improve`` rounds of policy improvement after the DAgger rounds: ``--improve-rounds`` fresh rounds
+    played by the net trained so far (``--eps`` random cards), every candidate valued by the *net's* play-out
+    (the net, not the heuristic, plays the rest of the round: a step of policy improvement over the net), and
+    the networks trained on these examples alone (the values of the earlier rounds are the heuristic's
+    continuation's, another target). The models' parameters are the only state carried in, so ``--init``
+    with the weights of the same recipe without ``--improve`` gives the same file."""
+    held, counts = {}, {}
+    for phase in range(args.improve):
+        w = flatten(torch, models)
+        t = time.process_time()
+        data = label(args.seed, first, args.improve_rounds, w, args.eps, args.p_card, net_play_outs=True)
+        first += args.improve_rounds
+        counts = {"bid": len(data[0]), "card": len(data[2]), "trump": len(data[4])}
+        log(f"improvement round {phase + 1}: {args.improve_rounds} rounds played by the net, valued by its "
+            f"play-outs ({time.process_time() - t:.0f} s CPU): {counts}")
+        for name, (xi, vi) in (("bid", (0, 1)), ("card", (2, 3)), ("trump", (4, 5))):
+            log(f"  {name} network, {len(data[xi])} examples")
+            held[name] = fit(torch, models[name], data[xi], data[vi], trump=name == "trump",
+                             epochs=args.improve_epochs, seed=args.seed + 100 + phase, lr=args.improve_lr,
+                             batch=args.batch, log=log)
+    return held, counts
+
+
 def train(args, log=print) -> dict:
     import torch
 
     torch.set_num_threads(1)
     torch.manual_seed(args.seed)
     t_cpu, t_wall = time.process_time(), time.time()
-    data = label(args.seed, 0, args.rounds, None, 0.0, args.p_card)
-    log(f"labelled {args.rounds} heuristic rounds: {len(data[0])} bids, {len(data[2])} cards, {len(data[4])} trumps "
-        f"({time.process_time() - t_cpu:.0f} s CPU)")
     models = {name: _mlp(torch, name) for name, *_ in K.NETS}
     held = {}
     first = args.rounds
-    for phase in range(args.dagger + 1):
+    data = [np.zeros(0)] * 6
+    if args.init is not None:  # the weights of the recipe's earlier phases, made before
+        w0, meta0 = read_weights(args.init)
+        unflatten(torch, models, w0)
+        first += args.dagger * args.dagger_rounds
+        log(f"started from {args.init}: {meta0.get('command')}")
+    else:
+        data = label(args.seed, 0, args.rounds, None, 0.0, args.p_card)
+        log(f"labelled {args.rounds} heuristic rounds: {len(data[0])} bids, {len(data[2])} cards, "
+            f"{len(data[4])} trumps ({time.process_time() - t_cpu:.0f} s CPU)")
+    for phase in range(0 if args.init is not None else args.dagger + 1):
         if phase:
             w = flatten(torch, models)
             more = label(args.seed, first, args.dagger_rounds, w, args.eps, args.p_card)
@@ -151,14 +199,24 @@ def train(args, log=print) -> dict:
             log(f"  {name} network, {len(data[xi])} examples")
             held[name] = fit(torch, models[name], data[xi], data[vi], trump=name == "trump", epochs=epochs,
                              seed=args.seed + phase, lr=args.lr, batch=args.batch, log=log)
+    examples = {"bid": len(data[0]), "card": len(data[2]), "trump": len(data[4])}
+    if args.improve:
+        save_weights(args.out.with_suffix(".before-improve.npz"), flatten(torch, models),
+                     {"seed": args.seed, "encoding_version": K.ENCODING_VERSION})
+        held, improve_examples = improve(torch, args, models, first, log)
     weights = flatten(torch, models)
     meta = {"command": "python scripts/train_net.py " + " ".join(args.argv), "seed": args.seed,
             "rounds": args.rounds, "dagger": args.dagger, "dagger_rounds": args.dagger_rounds, "eps": args.eps,
-            "p_card": args.p_card, "epochs": args.epochs, "examples": {"bid": len(data[0]), "card": len(data[2]),
-                                                                       "trump": len(data[4])},
+            "p_card": args.p_card, "epochs": args.epochs, "examples": examples,
             "held_out_mse": held, "cpu_seconds": round(time.process_time() - t_cpu, 1),
             "wall_seconds": round(time.time() - t_wall, 1), "torch": torch.__version__,
             "encoding_version": K.ENCODING_VERSION}
+    if args.improve:
+        meta.update({"improve": args.improve, "improve_rounds": args.improve_rounds,
+                     "improve_epochs": args.improve_epochs, "improve_lr": args.improve_lr,
+                     "improve_examples": improve_examples})
+    if args.init is not None:
+        meta["init"] = {"sha256": digest(w0), "meta": meta0}
     save_weights(args.out, weights, meta)
     read_weights(args.out)  # what was written loads
     log(f"wrote {args.out}: {json.dumps(meta)}")
@@ -176,6 +234,13 @@ def parse(argv=None):
     ap.add_argument("--lr", type=float, default=2e-3)
     ap.add_argument("--batch", type=int, default=512)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--improve", type=int, default=0,
+                    help="rounds of policy improvement after DAgger (games by the net, valued by its play-outs)")
+    ap.add_argument("--improve-rounds", type=int, default=100_000, help="rounds played per improvement round")
+    ap.add_argument("--improve-epochs", type=int, default=3)
+    ap.add_argument("--improve-lr", type=float, default=5e-4)
+    ap.add_argument("--init", type=Path, default=None,
+                    help="weights made by this recipe without --improve: skip its earlier phases")
     ap.add_argument("--out", type=Path, default=DEFAULT_PATH)
     args = ap.parse_args(argv)
     args.argv = list(sys.argv[1:] if argv is None else argv)

@@ -141,21 +141,23 @@ def unflatten(torch, models, w: np.ndarray) -> None:
 
 
 def improve(torch, args, models, first: int, log) -> tuple[dict, dict]:
-    """``--improve`` rounds of policy improvement after the DAgger rounds: ``--improve-rounds`` fresh rounds
-    played by the net trained so far (``--eps`` random cards), every candidate valued by the *net's* play-out
-    (the net, not the heuristic, plays the rest of the round: a step of policy improvement over the net), and
-    the networks trained on these examples alone (the values of the earlier rounds are the heuristic's
-    continuation's, another target). The models' parameters are the only state carried in, so ``--init``
-    with the weights of the same recipe without ``--improve`` gives the same file."""
+    """``--improve`` rounds after the DAgger rounds: ``--improve-rounds`` fresh rounds played by the net
+    trained so far (``--eps`` random cards), every candidate valued by the heuristic's play-out
+    (``--improve-by heuristic``: a DAgger round without the old data) or by the *net's*
+    (``--improve-by net``: the net plays the rest of the round, a step of policy improvement over the net),
+    and the networks trained on these examples alone (``--improve-epochs``, ``--improve-lr``). The models'
+    parameters are the only state carried in, so ``--init`` with the weights of the same recipe without
+    ``--improve`` gives the same file."""
     held, counts = {}, {}
     for phase in range(args.improve):
         w = flatten(torch, models)
         t = time.process_time()
-        data = label(args.seed, first, args.improve_rounds, w, args.eps, args.p_card, net_play_outs=True)
+        data = label(args.seed, first, args.improve_rounds, w, args.eps, args.p_card,
+                     net_play_outs=args.improve_by == "net")
         first += args.improve_rounds
         counts = {"bid": len(data[0]), "card": len(data[2]), "trump": len(data[4])}
-        log(f"improvement round {phase + 1}: {args.improve_rounds} rounds played by the net, valued by its "
-            f"play-outs ({time.process_time() - t:.0f} s CPU): {counts}")
+        log(f"improvement round {phase + 1}: {args.improve_rounds} rounds played by the net, valued by the "
+            f"{args.improve_by}'s play-outs ({time.process_time() - t:.0f} s CPU): {counts}")
         for name, (xi, vi) in (("bid", (0, 1)), ("card", (2, 3)), ("trump", (4, 5))):
             log(f"  {name} network, {len(data[xi])} examples")
             held[name] = fit(torch, models[name], data[xi], data[vi], trump=name == "trump",
@@ -200,6 +202,8 @@ def train(args, log=print) -> dict:
             held[name] = fit(torch, models[name], data[xi], data[vi], trump=name == "trump", epochs=epochs,
                              seed=args.seed + phase, lr=args.lr, batch=args.batch, log=log)
     examples = {"bid": len(data[0]), "card": len(data[2]), "trump": len(data[4])}
+    if args.init is not None:  # the earlier phases' data, as the weights started from say
+        examples = meta0.get("examples", examples)
     if args.improve:
         save_weights(args.out.with_suffix(".before-improve.npz"), flatten(torch, models),
                      {"seed": args.seed, "encoding_version": K.ENCODING_VERSION})
@@ -212,7 +216,7 @@ def train(args, log=print) -> dict:
             "wall_seconds": round(time.time() - t_wall, 1), "torch": torch.__version__,
             "encoding_version": K.ENCODING_VERSION}
     if args.improve:
-        meta.update({"improve": args.improve, "improve_rounds": args.improve_rounds,
+        meta.update({"improve": args.improve, "improve_rounds": args.improve_rounds, "improve_by": args.improve_by,
                      "improve_epochs": args.improve_epochs, "improve_lr": args.improve_lr,
                      "improve_examples": improve_examples})
     if args.init is not None:
@@ -237,6 +241,8 @@ def parse(argv=None):
     ap.add_argument("--improve", type=int, default=0,
                     help="rounds of policy improvement after DAgger (games by the net, valued by its play-outs)")
     ap.add_argument("--improve-rounds", type=int, default=100_000, help="rounds played per improvement round")
+    ap.add_argument("--improve-by", choices=("heuristic", "net"), default="heuristic",
+                    help="whose play-outs value the candidates in the improvement rounds")
     ap.add_argument("--improve-epochs", type=int, default=3)
     ap.add_argument("--improve-lr", type=float, default=5e-4)
     ap.add_argument("--init", type=Path, default=None,

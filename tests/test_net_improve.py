@@ -65,7 +65,7 @@ def test_improvement_rounds_from_init_equal_the_whole_recipe(tmp_path):
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     base = ["--rounds", "200", "--dagger", "1", "--dagger-rounds", "100", "--epochs", "1", "--seed", "4"]
-    more = ["--improve", "1", "--improve-rounds", "60", "--improve-epochs", "1"]
+    more = ["--improve", "1", "--improve-rounds", "60", "--improve-epochs", "1", "--improve-by", "net"]
     first, whole, then = tmp_path / "base.npz", tmp_path / "whole.npz", tmp_path / "then.npz"
     mod.train(mod.parse([*base, "--out", str(first)]), log=lambda s: None)
     meta = mod.train(mod.parse([*base, *more, "--out", str(whole)]), log=lambda s: None)

@@ -5,7 +5,9 @@ and values every candidate of every trump and bid decision, and of a share ``--p
 decisions, by the search policy's play-out on the round's true deal; each network regresses those values
 (mean squared error on the legal candidates, scores / 10). Then ``--dagger`` rounds: fresh rounds played
 by the net trained so far (with ``--eps`` random cards), labelled the same way, added to the data, and
-the networks trained on. Everything depends on ``--seed`` only (one torch thread):
+the networks trained on. Then ``--improve`` rounds: fresh rounds played by the net, labelled the same way
+(or valued by the net's own play-outs, ``--improve-by net``), the networks fine-tuned on them alone.
+Everything depends on ``--seed`` only (one torch thread):
 
     pip install -e ".[train]"
     NUMBA_NUM_THREADS=1 nice -n 10 python scripts/train_net.py --rounds 200000 --dagger 1 --seed 1

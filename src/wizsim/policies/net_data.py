@@ -6,8 +6,9 @@ hook) with a behaviour policy in every seat (the heuristic, or ``net`` itself fo
 each decision it records the deciding seat's features (``policies.net``) and a *value* for every legal
 candidate: the seat's round score when it takes that candidate and the heuristic plays the rest of the
 round on the true deal (or ``net`` plays it, where ``params[search.P_ROLLOUT]`` is ``search.ROLLOUT_NET``
-and ``table`` holds the net's weights: the values of a step of policy improvement over the net). That is exactly the search policy's score of a candidate on one world
-(``search._card_world``, ``search._round_world``), with the world drawn from the true posterior instead
+and ``table`` holds the net's weights: the values of a step of policy improvement over the net). That is
+exactly the search policy's score of a candidate on one world (``search._card_world``,
+``search._round_world``), with the world drawn from the true posterior instead
 of the search's belief model; a network that regresses these values over many deals learns the mean over
 the deals consistent with what the seat sees, which is what the search estimates with its sampled worlds.
 

@@ -6,8 +6,11 @@ and bid decision, and of a share ``--p-card`` of the card decisions, valued by t
 play-out on the round's true deal); each network regresses those values (mean squared error on the legal
 candidates, scores / 10). Then ``--dagger`` rounds: a folder of fresh rounds played by the net trained so
 far (with ``--eps`` random cards; its weights file ``OUT.phaseN.npz`` is part of that run's identity),
-labelled the same way, added to the data, and the networks trained on. Everything depends on ``--seed``
-only (one torch thread), whatever the engine, workers or chunk size:
+labelled the same way, added to the data, and the networks trained on. Then ``--improve`` rounds: a folder
+of fresh rounds played by the net (``OUT.improveN.npz``), labelled the same way, and the networks fine-tuned
+on them alone (``--improve-epochs``, ``--improve-lr``); ``--init`` starts from the weights of the same recipe
+without ``--improve`` and skips its earlier phases. Everything depends on ``--seed`` only (one torch
+thread), whatever the engine, workers or chunk size:
 
     pip install -e ".[train]"
     nice -n 10 python scripts/train_net.py --data runs/net-data --rounds 200000 --dagger 1 --seed 1
@@ -36,7 +39,7 @@ from wizsim.config import ENGINES, ConfigError  # noqa: E402
 from wizsim.dataset.labels import LABEL_CHUNK, make_label_spec, read_labels, write_labels  # noqa: E402
 from wizsim.io.parquet import DatasetError  # noqa: E402
 from wizsim.policies import net as K  # noqa: E402
-from wizsim.policies.net_weights import DEFAULT_PATH, read_weights, save_weights  # noqa: E402
+from wizsim.policies.net_weights import DEFAULT_PATH, digest, read_weights, save_weights  # noqa: E402
 
 SCALE = 10.0  # values (round scores) are regressed in tens of points
 
@@ -130,6 +133,46 @@ def flatten(torch, models) -> np.ndarray:
     return w.astype(np.float32).astype(np.float64)
 
 
+def unflatten(torch, models, w: np.ndarray) -> None:
+    """``flatten``'s inverse: ``w`` (in ``policies.net``'s layout) into the models' parameters."""
+    with torch.no_grad():
+        for name, _, _, _ in K.NETS:
+            linears = [m for m in models[name] if isinstance(m, torch.nn.Linear)]
+            for i, (lin, (wo, bo)) in enumerate(zip(linears, K.LAYOUT[name], strict=True)):
+                shape = tuple(lin.weight.shape) if i == len(linears) - 1 else tuple(lin.weight.shape)[::-1]
+                W = w[wo:wo + lin.weight.numel()].reshape(shape)
+                lin.weight.copy_(torch.from_numpy(W if i == len(linears) - 1 else W.T))
+                lin.bias.copy_(torch.from_numpy(w[bo:bo + lin.bias.numel()]))
+
+
+def improve(torch, args, models, first: int, log) -> tuple[dict, dict]:
+    """``--improve`` rounds after the DAgger rounds: a folder ``DATA-improveN`` of ``--improve-rounds`` fresh
+    rounds played by the net trained so far (``--eps`` random cards; its weights ``OUT.improveN.npz`` are in
+    that run's identity), every candidate valued by the heuristic's play-out as in the other folders, and the
+    networks fine-tuned on these examples alone (``--improve-epochs``, ``--improve-lr``). The models'
+    parameters are the only state carried in, so ``--init`` with the weights of the same recipe without
+    ``--improve`` gives the same file. (Valuing by net's own play-outs, ``label_rounds`` with
+    ``params[search.P_ROLLOUT]`` net, was measured and not kept: docs/net.md.)"""
+    held, counts = {}, {}
+    for phase in range(args.improve):
+        behaviour = args.out.with_suffix(f".improve{phase + 1}.npz")
+        save_weights(behaviour, flatten(torch, models), {"improve": phase + 1, "seed": args.seed,
+                                                         "encoding_version": K.ENCODING_VERSION})
+        folder = args.data.with_name(f"{args.data.name}-improve{phase + 1}")
+        t = time.process_time()
+        data = make_data(args, folder, first, args.improve_rounds, behaviour, args.eps, log)
+        first += args.improve_rounds
+        counts = {"bid": len(data[0]), "card": len(data[2]), "trump": len(data[4])}
+        log(f"improvement round {phase + 1}: {args.improve_rounds} rounds played by the net "
+            f"({time.process_time() - t:.0f} s CPU): {counts}")
+        for name, (xi, vi) in (("bid", (0, 1)), ("card", (2, 3)), ("trump", (4, 5))):
+            log(f"  {name} network, {len(data[xi])} examples")
+            held[name] = fit(torch, models[name], data[xi], data[vi], trump=name == "trump",
+                             epochs=args.improve_epochs, seed=args.seed + 100 + phase, lr=args.improve_lr,
+                             batch=args.batch, log=log)
+    return held, counts
+
+
 def imitation_data(args, log=print) -> tuple[list, dict]:
     """The heuristic rounds' examples (made through the engine with ``--rounds``, else read from ``--data``)
     and the identity of their run (its seed, first round and rounds place the DAgger rounds after them)."""
@@ -154,13 +197,21 @@ def train(args, log=print) -> dict:
     torch.set_num_threads(1)
     torch.manual_seed(args.seed)
     t_cpu, t_wall = time.process_time(), time.time()
-    data, ident = imitation_data(args, log)
-    log(f"{ident['rounds']} heuristic rounds: {len(data[0])} bids, {len(data[2])} cards, {len(data[4])} trumps "
-        f"({time.process_time() - t_cpu:.0f} s CPU)")
     models = {name: _mlp(torch, name) for name, *_ in K.NETS}
     held = {}
-    first = ident["first"] + ident["rounds"]
-    for phase in range(args.dagger + 1):
+    if args.init is not None:  # the weights of the recipe's earlier phases, made before
+        w0, meta0 = read_weights(args.init)
+        unflatten(torch, models, w0)
+        ident = {"first": 0, "rounds": meta0.get("rounds", args.rounds or 0), "p_card": args.p_card}
+        data = [np.zeros((0,))] * 6
+        first = ident["rounds"] + args.dagger * args.dagger_rounds
+        log(f"started from {args.init}: {meta0.get('command')}")
+    else:
+        data, ident = imitation_data(args, log)
+        log(f"{ident['rounds']} heuristic rounds: {len(data[0])} bids, {len(data[2])} cards, {len(data[4])} trumps "
+            f"({time.process_time() - t_cpu:.0f} s CPU)")
+        first = ident["first"] + ident["rounds"]
+    for phase in range(0 if args.init is not None else args.dagger + 1):
         if phase:
             behaviour = args.out.with_suffix(f".phase{phase - 1}.npz")
             save_weights(behaviour, flatten(torch, models),
@@ -176,14 +227,26 @@ def train(args, log=print) -> dict:
             log(f"  {name} network, {len(data[xi])} examples")
             held[name] = fit(torch, models[name], data[xi], data[vi], trump=name == "trump", epochs=epochs,
                              seed=args.seed + phase, lr=args.lr, batch=args.batch, log=log)
+    examples = {"bid": len(data[0]), "card": len(data[2]), "trump": len(data[4])}
+    if args.init is not None:  # the earlier phases' data, as the weights started from say
+        examples = meta0.get("examples", examples)
+    if args.improve:
+        held, improve_examples = improve(torch, args, models, first, log)
     weights = flatten(torch, models)
     meta = {"command": "python scripts/train_net.py " + " ".join(args.argv), "seed": args.seed,
             "rounds": ident["rounds"], "dagger": args.dagger, "dagger_rounds": args.dagger_rounds, "eps": args.eps,
-            "p_card": ident["p_card"], "epochs": args.epochs, "data_run": _run_id(args.data),
-            "examples": {"bid": len(data[0]), "card": len(data[2]), "trump": len(data[4])},
+            "p_card": ident["p_card"], "epochs": args.epochs,
+            "data_run": meta0.get("data_run") if args.init is not None else _run_id(args.data),
+            "examples": examples,
             "held_out_mse": held, "cpu_seconds": round(time.process_time() - t_cpu, 1),
             "wall_seconds": round(time.time() - t_wall, 1), "torch": torch.__version__,
             "encoding_version": K.ENCODING_VERSION}
+    if args.improve:
+        meta.update({"improve": args.improve, "improve_rounds": args.improve_rounds,
+                     "improve_epochs": args.improve_epochs, "improve_lr": args.improve_lr,
+                     "improve_examples": improve_examples})
+    if args.init is not None:
+        meta["init"] = {"sha256": digest(w0), "meta": meta0}
     save_weights(args.out, weights, meta)
     read_weights(args.out)  # what was written loads
     log(f"wrote {args.out}: {json.dumps(meta)}")
@@ -223,6 +286,13 @@ def parse(argv=None):
     ap.add_argument("--lr", type=float, default=2e-3)
     ap.add_argument("--batch", type=int, default=512)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--improve", type=int, default=0,
+                    help="rounds of improvement after DAgger (fresh games by the net, the networks fine-tuned on them)")
+    ap.add_argument("--improve-rounds", type=int, default=100_000, help="rounds played per improvement round")
+    ap.add_argument("--improve-epochs", type=int, default=3)
+    ap.add_argument("--improve-lr", type=float, default=5e-4)
+    ap.add_argument("--init", type=Path, default=None,
+                    help="weights made by this recipe without --improve: skip its earlier phases")
     ap.add_argument("--out", type=Path, default=DEFAULT_PATH)
     args = ap.parse_args(argv)
     args.argv = list(sys.argv[1:] if argv is None else argv)
@@ -232,9 +302,12 @@ def parse(argv=None):
         ap.error("--label-only needs --rounds N")
     if not args.label_only and (args.first or args.behaviour is not None):
         ap.error("--first and --behaviour go with --label-only (training places and plays its DAgger rounds itself)")
-    for name in ("dagger", "dagger_rounds", "epochs", "batch"):
-        if getattr(args, name) < (0 if name == "dagger" else 1):
-            ap.error(f"--{name.replace('_', '-')} must be at least {0 if name == 'dagger' else 1}")
+    for name in ("dagger", "dagger_rounds", "epochs", "batch", "improve", "improve_rounds", "improve_epochs"):
+        low = 0 if name in ("dagger", "improve") else 1
+        if getattr(args, name) < low:
+            ap.error(f"--{name.replace('_', '-')} must be at least {low}")
+    if args.init is not None and not args.improve:
+        ap.error("--init goes with --improve (it skips the phases before the improvement rounds)")
     return args
 
 

@@ -5,8 +5,10 @@ policy's own play-out on the round's true deal.
 hook) with a behaviour policy in every seat (the heuristic, or ``net`` itself for a DAgger round), and at
 each decision it records the deciding seat's features (``policies.net``) and a *value* for every legal
 candidate: the seat's round score when it takes that candidate and the heuristic plays the rest of the
-round on the true deal. That is exactly the search policy's score of a candidate on one world
-(``search._card_world``, ``search._round_world``), with the world drawn from the true posterior instead
+round on the true deal (or ``net`` plays it, where ``params[search.P_ROLLOUT]`` is ``search.ROLLOUT_NET``
+and ``table`` holds the net's weights: the values of a step of policy improvement over the net). That is
+exactly the search policy's score of a candidate on one world (``search._card_world``,
+``search._round_world``), with the world drawn from the true posterior instead
 of the search's belief model; a network that regresses these values over many deals learns the mean over
 the deals consistent with what the seat sees, which is what the search estimates with its sampled worlds.
 
@@ -39,7 +41,7 @@ from wizsim.policies.net import (
 from wizsim.policies.observation import observe
 from wizsim.policies.records import RoundInfo, RoundState, no_log
 from wizsim.policies.rollout import play_tricks, trick_status
-from wizsim.policies.search import _card_world, _round_world, _scratch
+from wizsim.policies.search import WITH_NET, _card_world, _round_world, _scratch
 from wizsim.rules.kernels import DEALER_NAMES, LED_NONE, forbidden_bid, trump_of_turn_up
 
 _UNIT = 1.0 / 9007199254740992.0
@@ -113,7 +115,7 @@ def _card_choice(ctx, obs):
             leader += players
         row = np.empty(k)
         wctx = (obs, cands[:k], leader, trick_status(trick_cards, n_in_trick, trump), _scratch(players),
-                (True, params, table))  # True: the search's heuristic play-outs (search._play_out)
+                (WITH_NET, params, table))  # play-outs by params[search.P_ROLLOUT] (search._play_out)
         world = live.copy()
         _card_world(wctx, world, row)
         for j in range(k):
@@ -163,7 +165,7 @@ def label_round(seed, index, kind, params, table, eps, p_card, out, counts):
             trump_features(hands[dealer], players, r, s, out[4][i, s])
         row = np.empty(4)
         ctx = (params, table, players, r, hook, turn_up, dealer, 0, bids, cands[:4], 0, True,
-               _scratch(players), True)
+               _scratch(players), WITH_NET)
         _round_world(ctx, hands, row)
         out[5][i] = row
         trump = choose_trump_light(kind, params, table, obs, rng, True)
@@ -183,7 +185,7 @@ def label_round(seed, index, kind, params, table, eps, p_card, out, counts):
                     k += 1
             row = np.empty(k)
             ctx = (params, table, players, r, hook, turn_up, s, s + 1, bids, bc[:k], trump, False,
-                   _scratch(players), True)
+                   _scratch(players), WITH_NET)
             _round_world(ctx, hands, row)
             for j in range(k):
                 out[1][i, bc[j]] = row[j]

@@ -231,6 +231,7 @@ def train(args, log=print) -> dict:
     if args.init is not None:  # the earlier phases' data, as the weights started from say
         examples = meta0.get("examples", examples)
     if args.improve:
+        data = None  # the earlier phases' examples are not re-read: free them (the full recipe's are ~10 GB)
         held, improve_examples = improve(torch, args, models, first, log)
     weights = flatten(torch, models)
     meta = {"command": "python scripts/train_net.py " + " ".join(args.argv), "seed": args.seed,

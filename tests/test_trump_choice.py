@@ -36,7 +36,7 @@ def test_round_one_exact_weighs_the_dealers_card_by_the_chance_it_names_the_hear
     # Round 1, 4 players, seat 2 holds 5H, a Wizard turned up, the dealer (seat 4) named hearts.
     # 58 unknown cards: 3 Wizards, 4 Jesters, 9 hearts above the 5H, 3 below, 39 others. The heuristic
     # dealer holding a heart names hearts, holding a Wizard or Jester any suit (1/4), any other suited
-    # card its own suit. Trusted fully (bid_trust=1) the last names hearts never; trusted t, the model
+    # card its own suit. Trusted fully (trump_trust=1) the last names hearts never; trusted t, the model
     # spreads 1 - t over the suits it would not name: weight rho / (1 + 3 rho), rho = 1 - t, against
     # 1 / (1 + 3 rho) for the suit it would. Seat 2 wins when no opponent holds a Wizard or a higher heart.
     bad, pairs = 3 + 9, 57 * 56
@@ -46,7 +46,7 @@ def test_round_one_exact_weighs_the_dealers_card_by_the_chance_it_names_the_hear
         own, any_suit, other = 1 / (1 + 3 * rho), 0.25, rho / (1 + 3 * rho)
         num = (3 * own + 4 * any_suit + 39 * other) * good_pairs  # a low heart, a Jester, another suit
         den = (12 * own + 7 * any_suit + 39 * other) * pairs
-        a = advise("5H", "H", 2, players=4, trump_card="W", bid_trust=trust, doubt=0, seat_doubt=0)
+        a = advise("5H", "H", 2, players=4, trump_card="W", bid_trust=trust, trump_trust=trust, doubt=0, seat_doubt=0)
         assert a.method == "exact"
         assert a.p_tricks[1, 1] == pytest.approx(num / den, abs=1e-12), trust
         if trust == 1.0:
@@ -54,7 +54,7 @@ def test_round_one_exact_weighs_the_dealers_card_by_the_chance_it_names_the_hear
         # the table's type in doubt (issue 17): a blind dealer names each suit with chance 1/4, whatever it holds
         d = 0.2
         num_blind, den_blind = 0.25 * 46 * good_pairs, 0.25 * 58 * pairs
-        a = advise("5H", "H", 2, players=4, trump_card="W", bid_trust=trust, doubt=d, seat_doubt=0)
+        a = advise("5H", "H", 2, players=4, trump_card="W", bid_trust=trust, trump_trust=trust, doubt=d, seat_doubt=0)
         want = ((1 - d) * num + d * num_blind) / ((1 - d) * den + d * den_blind)
         assert a.p_tricks[1, 1] == pytest.approx(want, abs=1e-12), trust
         # and the dealer in doubt on its own (issue 17's seat doubt): each of its weights x becomes
@@ -63,7 +63,7 @@ def test_round_one_exact_weighs_the_dealers_card_by_the_chance_it_names_the_hear
         mixed = [(1 - e) * x + e / 4 for x in (own, any_suit, other)]
         num_e = (3 * mixed[0] + 4 * mixed[1] + 39 * mixed[2]) * good_pairs
         den_e = (12 * mixed[0] + 7 * mixed[1] + 39 * mixed[2]) * pairs
-        a = advise("5H", "H", 2, players=4, trump_card="W", bid_trust=trust, doubt=d, seat_doubt=e)
+        a = advise("5H", "H", 2, players=4, trump_card="W", bid_trust=trust, trump_trust=trust, doubt=d, seat_doubt=e)
         want = ((1 - d) * num_e + d * num_blind) / ((1 - d) * den_e + d * den_blind)
         assert a.p_tricks[1, 1] == pytest.approx(want, abs=1e-12), trust
 

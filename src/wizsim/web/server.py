@@ -38,7 +38,10 @@ WARM_QUESTIONS = (
 # loading them from the cache (2026-12-05). The ready line says how long it took.
 FIRST_WARM_SECONDS = 120  # what to expect on a quiet 2-core machine
 SEARCH_WARM = dict(policy="search", play="search")
-WARM_QUESTIONS += tuple({**q, **SEARCH_WARM, **({"samples": 4} if "samples" in q else {})} for q in WARM_QUESTIONS)
+# net compiles into a build of its own too (only a table that seats it carries its code): warmed as search.
+NET_WARM = dict(policy="net")
+WARM_QUESTIONS += tuple({**q, **extra, **({"samples": 4} if "samples" in q else {})}
+                        for extra in (SEARCH_WARM, NET_WARM) for q in WARM_QUESTIONS)
 
 
 def warm() -> float:
@@ -60,10 +63,10 @@ def warm_kernels() -> tuple:
 
 
 def needs_first_compile() -> bool:
-    """Whether warming compiles (an empty Numba cache here) rather than loads, for either build."""
+    """Whether warming compiles (an empty Numba cache here) rather than loads, for any of its builds."""
     from wizsim._numba import needs_compile
 
-    return needs_compile(*warm_kernels()) or needs_compile(*warm_kernels(), ext=(True, None, None))
+    return any(needs_compile(*warm_kernels(), ext=ext) for ext in (None, (True, None, None), (None, None, True)))
 
 
 def answer_workers() -> int:

@@ -133,6 +133,17 @@ def flatten(torch, models) -> np.ndarray:
     return w.astype(np.float32).astype(np.float64)
 
 
+def _save(path: Path, weights: np.ndarray, meta: dict) -> None:
+    """``save_weights``, but never over a file that is not a net weights file (one wizsim did not write)."""
+    if path.exists():
+        try:
+            read_weights(path)
+        except ConfigError:
+            raise ConfigError(f"{path} exists and is not a net weights file: not overwritten (move it, or "
+                              f"choose another --out)") from None
+    save_weights(path, weights, meta)
+
+
 def unflatten(torch, models, w: np.ndarray) -> None:
     """``flatten``'s inverse: ``w`` (in ``policies.net``'s layout) into the models' parameters."""
     with torch.no_grad():
@@ -156,7 +167,7 @@ def improve(torch, args, models, first: int, log) -> tuple[dict, dict]:
     held, counts = {}, {}
     for phase in range(args.improve):
         behaviour = args.out.with_suffix(f".improve{phase + 1}.npz")
-        save_weights(behaviour, flatten(torch, models), {"improve": phase + 1, "seed": args.seed,
+        _save(behaviour, flatten(torch, models), {"improve": phase + 1, "seed": args.seed,
                                                          "encoding_version": K.ENCODING_VERSION})
         folder = args.data.with_name(f"{args.data.name}-improve{phase + 1}")
         t = time.process_time()
@@ -214,7 +225,7 @@ def train(args, log=print) -> dict:
     for phase in range(0 if args.init is not None else args.dagger + 1):
         if phase:
             behaviour = args.out.with_suffix(f".phase{phase - 1}.npz")
-            save_weights(behaviour, flatten(torch, models),
+            _save(behaviour, flatten(torch, models),
                          {"phase": phase - 1, "seed": args.seed, "encoding_version": K.ENCODING_VERSION})
             folder = args.data.with_name(f"{args.data.name}-dagger{phase}")
             more = make_data(args, folder, first, args.dagger_rounds, behaviour, args.eps, log)
@@ -248,7 +259,7 @@ def train(args, log=print) -> dict:
                      "improve_examples": improve_examples})
     if args.init is not None:
         meta["init"] = {"sha256": digest(w0), "meta": meta0}
-    save_weights(args.out, weights, meta)
+    _save(args.out, weights, meta)
     read_weights(args.out)  # what was written loads
     log(f"wrote {args.out}: {json.dumps(meta)}")
     return meta

@@ -74,3 +74,18 @@ def test_improvement_rounds_from_init_equal_the_whole_recipe(tmp_path):
     assert meta["improve_examples"]["card"] > 50 and meta2["init"]["meta"]["seed"] == 4
     w = read_weights(whole)[0]
     assert np.array_equal(read_weights(then)[0], w) and not np.array_equal(read_weights(first)[0], w)
+
+
+def test_training_never_overwrites_a_file_that_is_not_net_weights(tmp_path):
+    """The DAgger round's weights file beside --out is written by the script; a file of the user's there
+    is left as it was and the run stops with one line (exit 2)."""
+    pytest.importorskip("torch")
+    spec = importlib.util.spec_from_file_location("train_net", ROOT / "scripts" / "train_net.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    out = tmp_path / "w.npz"
+    mine = tmp_path / "w.phase0.npz"
+    mine.write_bytes(b"my notes")
+    code = mod.main(["--data", str(tmp_path / "data"), "--rounds", "50", "--dagger", "1", "--dagger-rounds", "20",
+                     "--epochs", "1", "--seed", "4", "--out", str(out)])
+    assert code == 2 and mine.read_bytes() == b"my notes" and not out.exists()

@@ -1,6 +1,6 @@
 """No compiled kernel takes more than 12 parameters (STYLE's "a kernel takes a few named records"): every
 function of the package decorated by one of ``wizsim._numba``'s kernel decorators (``kernel``,
-``inline_kernel``, ``parallel_kernel``, ``lean_kernel``), read from the source with ``ast`` (no kernel
+``inline_kernel``, ``lean_kernel``), read from the source with ``ast`` (no kernel
 compiles). State that moves together travels as a record (``policies.records``: ``RoundInfo``,
 ``RoundState``, ``Seats``, ``Fixed``, ``Log``, and the opponents' model's ``Opponents``, ``Evidence``,
 ``TableDoubt``); when one more fact is needed, a record grows, not a signature.
@@ -13,7 +13,7 @@ import ast
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[1] / "src" / "wizsim"
-DECORATORS = {"kernel", "inline_kernel", "parallel_kernel", "lean_kernel"}
+DECORATORS = {"kernel", "inline_kernel", "lean_kernel"}
 LIMIT = 12
 IDEAL = 10
 

@@ -18,7 +18,7 @@ ROUND_FIELDS = ("hands", "turn_up", "trump", "bids", "tricks", "scores", "accept
 GAME_FIELDS = ("first_dealer", "hands", "turn_up", "trump", "bids", "tricks", "scores", "log_cards", "log_leader",
                "log_winner")
 
-N_ROUNDS = 3 * BLOCK + 17  # several prange blocks and a ragged last one
+N_ROUNDS = 3 * BLOCK + 17  # several blocks (threads' spans) and a ragged last one
 needs_two_threads = pytest.mark.skipif(numba.config.NUMBA_NUM_THREADS < 2, reason="needs 2 numba threads")
 
 

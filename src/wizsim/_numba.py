@@ -1,7 +1,7 @@
 """The single place that passes options to Numba.
 
-Every kernel uses ``kernel`` (serial, inlinable into other kernels), ``lean_kernel`` or
-``parallel_kernel`` (an outer loop over batch rows). All compile in nopython mode and cache to disk so a second process
+Every kernel uses ``kernel`` (serial), ``inline_kernel`` (inlined into its callers) or ``lean_kernel``
+(no reference counting). All compile in nopython mode and cache to disk so a second process
 starts without recompiling; ``WIZSIM_NUMBA_CACHE=0`` turns caching off for read-only installs,
 clusters or stale caches. Rules code never uses fastmath: results must match the reference twins.
 
@@ -21,9 +21,13 @@ which no later process has, and add a file on every run.
 
 Compile time: Numba links the code of every kernel a kernel calls into it and optimizes and generates
 machine code for the whole again, so each layer of (not inlined) kernels above a big one, the round
-with its policies, pays that one's compile once more; a ``parallel_kernel`` is two such layers (its loop's
-body is compiled as a function of its own). The simulation's batch kernels and play advice's play-outs are therefore
-serial, called from Python threads (``sim.driver.run_batch``), and call the round (or play-out) directly.
+with its policies, pays that one's compile once more; a ``prange`` loop is two such layers (its loop's body is
+compiled as a function of its own). So no kernel is parallel: the simulation's batch kernels, bid advice's
+candidate rounds, play advice's play-outs and the opponents' model's weights are serial over a span of
+rows, called from Python threads (``sim.driver.run_batch``; the kernels release the GIL), and call the
+round (or play-out) directly. Made serial (0.5.0), the advice kernels' first runs fell from 21.0 to
+16.5 s (bid advice), 25.3 to 17.4 s (play advice) and 46.0 to 29.7 s (the review), whole processes on a
+fresh cache, medians of 3 paired runs.
 """
 
 from __future__ import annotations
@@ -256,11 +260,6 @@ def inline_kernel(fn):
     where a call's argument marshalling (arrays are passed as several words each) would cost more
     than the body."""
     return _cached(njit(inline="always", **_COUNTED)(fn))
-
-
-def parallel_kernel(fn):
-    """Parallel nopython kernel (``prange`` over independent batch rows), cached."""
-    return _cached(njit(parallel=True, **_COUNTED)(fn))
 
 
 def lean_kernel(fn):

@@ -246,8 +246,9 @@ def weigh_worlds(q: PlayQuestion, state, model, worlds, turn_ups, seed: int, fir
     """(likelihood, acceptance draw, model bids, whether the dealer's model may name the suit named) of each
     world under the opponents' ``model``: with the table's type in doubt (``model.doubt``, or each seat's,
     ``model.seat_doubt``), the mixture's weight (``advisor.kernels.evidence``)."""
-    from wizsim.advisor.kernels.evidence import world_likelihoods_kernel
+    from wizsim.advisor.kernels.evidence import BLOCK, world_likelihoods_kernel
     from wizsim.policies.records import Evidence, TableDoubt
+    from wizsim.sim.driver import run_batch
 
     a = state.kernel_args()
     n = len(worlds)
@@ -259,10 +260,15 @@ def weigh_worlds(q: PlayQuestion, state, model, worlds, turn_ups, seed: int, fir
     if n:
         evidence = Evidence(a["bids"], a["players"], np.int64(_named_suit(q)), a["seat_played"], order,
                             np.int64(len(q.played)))
-        world_likelihoods_kernel(np.uint64(seed), np.int64(first_index), np.ascontiguousarray(worlds, np.uint64),
-                                 np.ascontiguousarray(turn_ups, np.int8), _round_info(a), a["me"], _opponents(model),
-                                 evidence, TableDoubt(float(model.doubt), priors, seat_blind),
-                                 (like, u, model_bids, named_ok))
+        worlds = np.ascontiguousarray(worlds, np.uint64)
+        turn_ups = np.ascontiguousarray(turn_ups, np.int8)
+        info, them, doubt = _round_info(a), _opponents(model), TableDoubt(float(model.doubt), priors, seat_blind)
+
+        def rows(kern, lo, hi):
+            kern(np.uint64(seed), np.int64(first_index + lo), worlds[lo:hi], turn_ups[lo:hi], info, a["me"], them,
+                 evidence, doubt, (like[lo:hi], u[lo:hi], model_bids[lo:hi], named_ok[lo:hi]))
+
+        run_batch(world_likelihoods_kernel, n, BLOCK, None, rows)
     return like, u, model_bids, named_ok
 
 

@@ -30,7 +30,8 @@ from statistics import NormalDist
 import numpy as np
 
 from wizsim._numba import compile_seconds
-from wizsim.advisor.kernels.candidate_rounds import candidate_rounds_kernel
+from wizsim.advisor.kernels.candidate_rounds import BLOCK, candidate_rounds_kernel
+from wizsim.advisor.kernels.evidence import BLOCK as EVIDENCE_BLOCK
 from wizsim.advisor.kernels.evidence import NO_NAMED, deal_likelihoods_kernel, table_types_kernel
 from wizsim.policies import make_slots
 from wizsim.policies.dispatch import kernel_ext
@@ -238,9 +239,16 @@ def weigh_deals(setup, seed: int, first_index: int, n: int, per_seat: bool = Fal
     players = setup["players"]
     evidence = Evidence(setup["fixed_bids"], np.int64(setup["n_heard"]), np.int64(setup["named"]),
                         np.zeros(players, np.uint64), np.zeros(0, np.int8), np.int64(0))
-    deal_likelihoods_kernel(np.uint64(seed), np.int64(first_index), round_info(setup), setup["fixed_hands"],
-                            setup["turn_up_pool"], setup["seat"], opponents(setup), evidence,
-                            (like, u, model_bids, named_ok, seat_model))
+    from wizsim.sim.driver import run_batch
+
+    info, them = round_info(setup), opponents(setup)
+
+    def rows(kern, a, b):
+        kern(np.uint64(seed), np.int64(first_index + a), info, setup["fixed_hands"], setup["turn_up_pool"],
+             setup["seat"], them, evidence,
+             (like[a:b], u[a:b], model_bids[a:b], named_ok[a:b], seat_model[a:b] if per_seat else seat_model))
+
+    run_batch(deal_likelihoods_kernel, n, EVIDENCE_BLOCK, None, rows)
     if per_seat:
         return like, u, model_bids, named_ok, seat_model
     return like, u, model_bids, named_ok
@@ -261,12 +269,21 @@ def run_deals(setup, seed: int, indices: np.ndarray, want_hands: bool = False, e
     candidates = np.arange(r + 1, dtype=np.int8)
     if earlier is None:
         earlier = np.zeros(n, np.int16)
-    candidate_rounds_kernel(np.uint64(seed), np.ascontiguousarray(indices, np.int64), setup["players"], r,
-                            setup["hook"], Seats(setup["seat_slot"], slots.kinds, slots.params, slots.table),
-                            Fixed(setup["fixed_hands"], setup["turn_up_pool"], np.int64(setup["fixed_trump"]),
-                                  setup["bid_mode"], setup["fixed_bids"]), candidates,
-                            (setup["seat"], bool(want_hands), tricks, turn_up, hands, earlier,
-                             np.zeros((0, 0), np.uint64) if won is None else won), kernel_ext(slots.kinds, params=slots.params))
+    from wizsim.sim.driver import run_batch  # here: the simulation's driver is not needed to import advice
+
+    indices = np.ascontiguousarray(indices, np.int64)
+    won = np.zeros((0, 0), np.uint64) if won is None else won
+    seats = Seats(setup["seat_slot"], slots.kinds, slots.params, slots.table)
+    fixed = Fixed(setup["fixed_hands"], setup["turn_up_pool"], np.int64(setup["fixed_trump"]), setup["bid_mode"],
+                  setup["fixed_bids"])
+    ext = kernel_ext(slots.kinds, params=slots.params)
+
+    def rows(kern, a, b):
+        kern(np.uint64(seed), indices[a:b], setup["players"], r, setup["hook"], seats, fixed, candidates,
+             (setup["seat"], bool(want_hands), tricks[a:b], turn_up[a:b], hands[a:b] if want_hands else hands,
+              earlier[a:b], won[a:b] if won.shape[0] else won), ext)
+
+    run_batch(candidate_rounds_kernel, n, BLOCK, ext, rows)
     if want_hands:
         return tricks, turn_up, hands
     return tricks, None, None

@@ -1,9 +1,9 @@
 """The policy interface inside the round kernel: one entry per decision, dispatching on a policy kind.
 
 A *slot* is a policy configuration: a kind (``RANDOM`` ...) and a row of float parameters. Seats
-point at slots, so two seats may run the same kind with different parameters. Kernels cannot take
-function pointers cheaply under ``prange``, so the kind is an int and dispatch is an ``if`` chain
-that Numba inlines.
+point at slots, so two seats may run the same kind with different parameters. Numba cannot call
+through function pointers cheaply, so the kind is an int and dispatch is an ``if`` chain that Numba
+inlines.
 
 What a policy is shown is exactly what its player may see (docs/rules.md: bids are public, played cards
 and the turned-up card are seen by all); nothing else is passed in, which is what keeps a policy

@@ -6,9 +6,9 @@ Numba passes a tuple of arrays as its members, at no cost, and its disk cache ke
 The round kernel (``sim.round``), the game kernel (``sim.kernels``), the one trick loop
 (``policies.rollout.play_tricks``), play advice's kernels and the batched environment (``envs.vector``)
 all take them; when one more fact is needed, a record grows, not six signatures.
-One hazard: inside a parallel (``prange``) loop Numba loses writes to arrays taken out of a tuple (or a
-record's field), so a parallel kernel hands each block of rows to a serial call that unpacks its outputs
-there (``advisor.kernels.evidence``; ``advisor.kernels.playouts`` for the records its play-outs move).
+One hazard, should a kernel ever be parallel again: inside a ``prange`` loop Numba loses writes to
+arrays taken out of a tuple (or a record's field); the batch kernels are serial and run spans of rows
+from threads (``sim.driver.run_batch``), so none is.
 
 Seats are 0-based (index 0 = seat 1, bids first and leads trick one; ``players - 1`` the dealer).
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import os
+import threading
 from dataclasses import dataclass, field
 
 import numba
@@ -51,32 +52,47 @@ def numba_threads(threads: int | None):
 def run_batch(kernel, n: int, block: int, ext, rows) -> None:
     """``rows(kernel, a, b)`` plays rows a..b-1 of a batch of ``n`` with the serial batch ``kernel``
     (``sim.kernels``): contiguous spans of at least ``block`` rows, one per Numba thread
-    (``numba_threads``), each in a Python thread of its own (the kernels release the GIL), the first in
-    this one. Every row depends only on (seed, its index), so the result is the same for any split. An
-    empty span first compiles the kernel (or loads it from the cache), before any thread would wait for it."""
+    (``numba_threads``), each but the first in a thread of the shared pool (the kernels release the GIL),
+    the first in this one. Every row depends only on (seed, its index), so the result is the same for any
+    split. With more than one span, an empty span first compiles the kernel (or loads it from the cache),
+    before any thread would wait for it; one span is one call (advice makes many small ones)."""
     size = max(block, -(-n // numba.get_num_threads()))
-    spans = [(a, min(a + size, n)) for a in range(0, n, size)]
+    spans = [(a, min(a + size, n)) for a in range(0, n, size)] or [(0, 0)]
     user = ext is not None and ext[1] is not None
     with user_functions_quiet() if user else contextlib.nullcontext():
         try:
-            rows(kernel, 0, 0)
+            rows(kernel, *(spans[0] if len(spans) == 1 else (0, 0)))
         except numba.core.errors.TypingError as err:
             if not user or ("Only accept returning of array" not in str(err) and "NRT" not in str(err)):
                 raise
             raise ConfigError("a jitted player's functions run inside the round kernel without Numba's reference "
                               "counting, so they may not create arrays; decorate those that must with "
                               "@numba.njit(_nrt=True) (slower: see wizsim.jit)") from None
-        if len(spans) <= 1:
-            for span in spans:
-                rows(kernel, *span)
+        if len(spans) == 1:
             return
-        from concurrent.futures import ThreadPoolExecutor
+        others = [_span_pool().submit(rows, kernel, *span) for span in spans[1:]]
+        rows(kernel, *spans[0])
+        for done in others:
+            done.result()
 
-        with ThreadPoolExecutor(len(spans) - 1) as pool:
-            others = [pool.submit(rows, kernel, *span) for span in spans[1:]]
-            rows(kernel, *spans[0])
-            for done in others:
-                done.result()
+
+_POOL = None
+_POOL_LOCK = threading.Lock()
+
+
+def _span_pool():
+    """The threads ``run_batch`` hands spans to, made once rather than for every call (advice makes many small
+    batches, a few a question, and each new pool starts its threads again). Its tasks are single kernel calls that submit nothing, so
+    callers on many threads (the server) share it without waiting on each other's tasks. A forked child
+    (multiprocessing, a process pool) has none of its parent's threads: it makes its own."""
+    global _POOL
+    with _POOL_LOCK:
+        if _POOL is None or _POOL[0] != os.getpid():
+            from concurrent.futures import ThreadPoolExecutor
+
+            _POOL = (os.getpid(), ThreadPoolExecutor(max(1, numba.config.NUMBA_NUM_THREADS - 1),
+                                                     thread_name_prefix="wizsim-span"))
+        return _POOL[1]
 
 
 @contextlib.contextmanager

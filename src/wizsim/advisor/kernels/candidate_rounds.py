@@ -5,21 +5,23 @@ hand fixed and its bid forced, once for every candidate bid, from the same deal 
 (common random numbers: round ``i`` depends only on (seed, i), whatever the bid). The earlier seats
 bid what was heard (``BID_FORCED``); which deals are played, and with what weight, is decided before
 by the opponents' model (``advisor.kernels.evidence``).
+
+The kernel is serial: ``advisor.sampling.run_deals`` hands spans of the deals to threads
+(``sim.driver.run_batch``), as the simulation does, rather than a ``prange`` loop, which Numba compiles in
+two more layers (a quarter of bid advice's first-run compile).
 """
 
 from __future__ import annotations
 
 import numpy as np
-from numba import prange
-
-from wizsim._numba import parallel_kernel
+from wizsim._numba import kernel
 from wizsim.policies.records import Fixed, Log
 from wizsim.sim.round import key_streams, play_round, round_scratch, round_state
 
-BLOCK = 64
+BLOCK = 64  # the fewest deals a thread plays
 
 
-@parallel_kernel
+@kernel
 def candidate_rounds_kernel(seed, indices, players, r, hook, seats, fixed, candidates, out, ext):
     """Rounds ``indices`` (n,) int64 of the run ``seed``, each once per candidate bid.
 
@@ -37,39 +39,36 @@ def candidate_rounds_kernel(seed, indices, players, r, hook, seats, fixed, candi
     seat, want_hands, tricks, turn_up, hands, earlier, won = out
     n = indices.shape[0]
     k = candidates.shape[0]
-    n_blocks = (n + BLOCK - 1) // BLOCK
-    for blk in prange(n_blocks):
-        scratch = round_scratch(players)
-        rngs = scratch[0]
-        state = round_state(scratch, np.empty(players, dtype=np.int8), np.empty(players, dtype=np.int8))
-        round_out = (np.empty(players, dtype=np.uint64), np.empty(players, dtype=np.int16))
-        hands_out = round_out[0]
-        want_won = won.shape[0] > 0
-        log = Log(want_won, np.zeros(r * players if want_won else 1, dtype=np.int8),
-                  np.zeros(r if want_won else 1, dtype=np.int8), np.zeros(r if want_won else 1, dtype=np.int8))
-        my_bids = fixed.bids.copy()
-        my_fixed = Fixed(fixed.hands, fixed.turn_up_pool, fixed.trump, fixed.bid_mode, my_bids)
-        hi = min(blk * BLOCK + BLOCK, n)
-        for i in range(blk * BLOCK, hi):
-            index = indices[i]
-            for j in range(k):
-                my_bids[seat] = candidates[j]
-                key_streams(seed, index, rngs[0], rngs[1])
-                tu, _, _ = play_round(players, r, hook, seats, my_fixed, rngs, state, round_out, log, ext)
-                if j == 0:
-                    turn_up[i] = tu
-                    total = 0
-                    for s in range(seat):
-                        total += state.bids[s]
-                    earlier[i] = total
-                    if want_hands:
-                        for s in range(players):
-                            hands[i, s] = hands_out[s]
-                tricks[i, j] = state.tricks[seat]
-                if want_won:
-                    mask = np.uint64(0)
-                    for t in range(r):
-                        if log.winner[t] == seat:
-                            at = seat - log.leader[t]
-                            mask |= np.uint64(1) << np.uint64(log.cards[t * players + (at + players if at < 0 else at)])
-                    won[i, j] = mask
+    scratch = round_scratch(players)
+    rngs = scratch[0]
+    state = round_state(scratch, np.empty(players, dtype=np.int8), np.empty(players, dtype=np.int8))
+    round_out = (np.empty(players, dtype=np.uint64), np.empty(players, dtype=np.int16))
+    hands_out = round_out[0]
+    want_won = won.shape[0] > 0
+    log = Log(want_won, np.zeros(r * players if want_won else 1, dtype=np.int8),
+              np.zeros(r if want_won else 1, dtype=np.int8), np.zeros(r if want_won else 1, dtype=np.int8))
+    my_bids = fixed.bids.copy()
+    my_fixed = Fixed(fixed.hands, fixed.turn_up_pool, fixed.trump, fixed.bid_mode, my_bids)
+    for i in range(n):
+        index = indices[i]
+        for j in range(k):
+            my_bids[seat] = candidates[j]
+            key_streams(seed, index, rngs[0], rngs[1])
+            tu, _, _ = play_round(players, r, hook, seats, my_fixed, rngs, state, round_out, log, ext)
+            if j == 0:
+                turn_up[i] = tu
+                total = 0
+                for s in range(seat):
+                    total += state.bids[s]
+                earlier[i] = total
+                if want_hands:
+                    for s in range(players):
+                        hands[i, s] = hands_out[s]
+            tricks[i, j] = state.tricks[seat]
+            if want_won:
+                mask = np.uint64(0)
+                for t in range(r):
+                    if log.winner[t] == seat:
+                        at = seat - log.leader[t]
+                        mask |= np.uint64(1) << np.uint64(log.cards[t * players + (at + players if at < 0 else at)])
+                won[i, j] = mask

@@ -15,14 +15,16 @@ table with prior ``doubt``, and on the model's table each heard seat blind on it
 mixture weight (which rejection control then uses in its place) and the posterior chances that the
 table, or each seat alone, is blind, and draws the deal's blind seats from them with the type stream of
 ``(seed, i)``: a blind seat is played out by ``random``.
+
+The kernels are serial over their rows; the callers hand spans of rows to threads (``sim.driver.run_batch``),
+since each row depends only on (seed, its index).
 """
 
 from __future__ import annotations
 
 import numpy as np
-from numba import prange
 
-from wizsim._numba import kernel, parallel_kernel
+from wizsim._numba import kernel
 from wizsim.deal.kernels import DEAL_STREAM, deal_round, next_u64, stream_key
 from wizsim.policies.model import (
     bids_likelihood,
@@ -37,7 +39,7 @@ from wizsim.policies.records import RoundInfo
 CHECK_STREAM = 3  # the acceptance draw of deal i: a stream the round itself never reads
 TYPE_STREAM = 6  # the table type's draw of deal i (4 is play advice's worlds, 5 the vector env's actions)
 NO_NAMED = -2
-BLOCK = 64  # deals (worlds) a thread weighs in one call
+BLOCK = 64  # the fewest deals (worlds) a thread weighs (``sim.driver.run_batch``)
 _UNIT = 1.0 / 9007199254740992.0  # 2**-53
 
 
@@ -58,7 +60,7 @@ def heard_likelihood(opponents, info, me, hands, bids, n_heard, named, model_bid
     return value, possible
 
 
-@parallel_kernel
+@kernel
 def deal_likelihoods_kernel(seed, first_index, info, fixed_hands, turn_up_pool, me, opponents, evidence, out):
     """For deals ``first_index .. first_index + n - 1`` of the run ``seed`` (dealt as ``round.play_round``
     deals them with ``fixed_hands`` and ``turn_up_pool``; ``info`` the round's ``records.RoundInfo``, its
@@ -70,25 +72,12 @@ def deal_likelihoods_kernel(seed, first_index, info, fixed_hands, turn_up_pool, 
     ``seat_model`` (n, players) float64, unless it has no rows, each seat's part of the likelihood as a
     probability (``policies.model.seat_factors``), for the table's type in doubt. ``opponents``,
     ``evidence``: ``records.Opponents``, ``records.Evidence`` (no card played yet: ``evidence``'s play is not read)."""
-    n = out[0].shape[0]
-    for blk in prange((n + BLOCK - 1) // BLOCK):
-        _weigh_deals((seed, first_index, blk * BLOCK, min(blk * BLOCK + BLOCK, n)), info, (fixed_hands, turn_up_pool),
-                     me, opponents, evidence, out)
-
-
-@kernel
-def _weigh_deals(at, info, dealt, me, opponents, evidence, out):
-    """Rows ``lo .. hi - 1`` of ``deal_likelihoods_kernel``'s ``out``, deal ``first_index + i`` in row i (``at``
-    = (seed, first_index, lo, hi); ``dealt`` = (fixed_hands, turn_up_pool)): a call of its own, because
-    inside a parallel loop Numba loses writes to arrays taken out of a tuple."""
-    seed, first_index, lo, hi = at
-    fixed_hands, turn_up_pool = dealt
     like, u, model_bids, named_ok, seat_model = out
     players, r, hook, trump = info.players, info.r, info.hook, info.trump
     bids, n_heard, named = evidence.bids, evidence.n_heard, evidence.named
     rng = np.empty(1, np.uint64)
     hands = np.empty(players, np.uint64)
-    for i in range(lo, hi):
+    for i in range(like.shape[0]):
         index = first_index + i
         rng[0] = stream_key(seed, index, DEAL_STREAM)
         hands[:] = 0
@@ -101,7 +90,7 @@ def _weigh_deals(at, info, dealt, me, opponents, evidence, out):
         u[i] = (next_u64(rng) >> np.uint64(11)) * _UNIT
 
 
-@parallel_kernel
+@kernel
 def world_likelihoods_kernel(seed, first_index, worlds, turn_ups, info, me, opponents, evidence, doubt, out):
     """Play advice's worlds weighed by the model: ``out`` = (like, u, model_bids, named_ok), ``like[i]`` the
     likelihood of every heard bid (``evidence.bids``, every seat's: ``evidence.n_heard`` is not read), of an
@@ -116,19 +105,6 @@ def world_likelihoods_kernel(seed, first_index, worlds, turn_ups, info, me, oppo
     cards' ``play_seat_likelihoods`` there. ``model_bids`` (n, players) int8: each seat's model bid;
     ``named_ok`` (n,) bool whether the dealer's model may name ``named``; ``u`` (n,) the acceptance draw of
     world ``first_index + i`` of the run ``seed``."""
-    n = worlds.shape[0]
-    for blk in prange((n + BLOCK - 1) // BLOCK):
-        _weigh_worlds((seed, first_index, blk * BLOCK, min(blk * BLOCK + BLOCK, n)), (worlds, turn_ups), info, me,
-                      opponents, evidence, doubt, out)
-
-
-@kernel
-def _weigh_worlds(at, dealt, info, me, opponents, evidence, doubt, out):
-    """Rows ``lo .. hi - 1`` of ``world_likelihoods_kernel``'s ``out``, world ``first_index + i`` in row i
-    (``at`` = (seed, first_index, lo, hi); ``dealt`` = (worlds, turn_ups)): a call of its own, because inside
-    a parallel loop Numba loses writes to arrays taken out of a tuple."""
-    seed, first_index, lo, hi = at
-    worlds, turn_ups = dealt
     like, u, model_bids, named_ok = out
     players, r, hook, trump = info.players, info.r, info.hook, info.trump
     play_trust = opponents.play_trust
@@ -145,7 +121,7 @@ def _weigh_worlds(at, dealt, info, me, opponents, evidence, doubt, out):
     blind_f = np.empty(players, np.float64)
     cards = np.empty((2, players), np.float64)
     post = np.empty(players, np.float64)
-    for i in range(lo, hi):
+    for i in range(worlds.shape[0]):
         for s in range(players):
             whole[s] = worlds[i, s] | seat_played[s]
         world = RoundInfo(players, r, hook, np.int64(turn_ups[i]), trump)  # int64 as the round's: its deciders serve
@@ -168,7 +144,7 @@ def _weigh_worlds(at, dealt, info, me, opponents, evidence, doubt, out):
         u[i] = (next_u64(rng) >> np.uint64(11)) * _UNIT
 
 
-@parallel_kernel
+@kernel
 def table_types_kernel(seed, first_index, seat_model, seat_blind, doubt, seat_doubt, me, weight, blind):
     """Deals ``first_index .. first_index + n - 1`` of the run ``seed`` with the table's type in doubt:
     ``seat_model`` (n, players) each seat's probability of what was heard under its model given the deal
@@ -179,11 +155,11 @@ def table_types_kernel(seed, first_index, seat_model, seat_blind, doubt, seat_do
     ``(seed, index)``, one bit per 0-based seat: first the whole table, then, if not, each seat in turn."""
     n = weight.shape[0]
     players = seat_blind.shape[0]
-    for i in prange(n):
-        post = np.empty(players, np.float64)
+    post = np.empty(players, np.float64)
+    rng = np.empty(1, np.uint64)
+    for i in range(n):
         w, every = seat_mixture(seat_model[i], seat_blind, doubt, seat_doubt, me, post)
         weight[i] = w
-        rng = np.empty(1, np.uint64)
         rng[0] = stream_key(seed, first_index + i, TYPE_STREAM)
         mask = 0
         if (next_u64(rng) >> np.uint64(11)) * _UNIT < every:

@@ -191,8 +191,25 @@ class _PackageFunctionCache(FunctionCache):
 _cache_off_reason: str | None = None  # set when no cache folder is writable: compile in memory
 
 
+def _unliteral_calls(dispatcher):
+    """Kernels calling ``dispatcher`` with a constant (``draw_world(..., 1)``, ``legal_mask(..., -1)``) get the
+    code compiled for the constant's type, not one more specialization for its value: Numba types a constant
+    argument as a literal and compiles the callee again for each value (and each of its callees), which cost
+    the first run of a search seat 2-3 s of duplicates."""
+    from numba.core import types
+
+    template = dispatcher.get_call_template
+
+    def get_call_template(args, kws):
+        return template(tuple(types.unliteral(a) for a in args), {k: types.unliteral(v) for k, v in kws.items()})
+
+    dispatcher.get_call_template = get_call_template
+    return dispatcher
+
+
 def _cached(dispatcher):
     global _cache_off_reason
+    _unliteral_calls(dispatcher)
     if CACHE and _cache_off_reason is None:
         try:
             dispatcher._cache = _PackageFunctionCache(dispatcher.py_func)

@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from wizsim.config import ConfigError
-from wizsim.policies.dispatch import choose_bid, choose_card, choose_trump
+from wizsim.policies.dispatch import SEARCH, choose_bid, choose_card, choose_trump
 from wizsim.policies.players import (  # the users' players and the player protocol (re-exported: read here)
     DECISIONS,
     USER_PLAYERS,
@@ -35,6 +35,7 @@ from wizsim.policies.players import (  # the users' players and the player proto
     register_player,
 )
 from wizsim.policies.registry import check_policy, make_slots, seat_name
+from wizsim.policies.search import search_bid, search_card, search_trump
 from wizsim.table.observation import kernel_view
 
 
@@ -56,6 +57,10 @@ class Player(Seated):
         """The decision ``obs.phase`` asks for, drawing from the stream ``rng`` ((1,) uint64, advanced)."""
         v = kernel_view(obs)
         search, net = self._search, self._net
+        if self._kind == SEARCH:  # its own kernels, not the dispatch: a first decision compiles only search's code
+            decide = {"trump": search_trump, "bid": search_bid, "card": search_card}.get(obs.phase)
+            if decide is not None:
+                return int(decide(self._params, self._table, v, rng, search))
         if obs.phase == "trump":
             return int(choose_trump(self._kind, self._params, self._table, v, rng, search, None, net))
         if obs.phase == "bid":

@@ -37,6 +37,21 @@ VECTOR = ("import time; from wizsim.envs.vector import VectorEnv; t = time.perf_
           "    obs, masks, rewards, dones = env.step(masks.argmax(axis=1)); n += 256\n"
           "print(f'{n} steps in {time.perf_counter() - t:.2f} s')")
 
+YOUR_TABLE = ("import wizsim, time; t = time.perf_counter(); bot = wizsim.player('search')\n"
+              "obs = wizsim.observe('QS,9H,4D,2C', 'H', seat=3, players=4, bids=[1, 0, 1, 2], played='AS,3S,W,JS/', "
+              "trump_card='7H')\n"
+              "print(obs.phase, wizsim.format_cards([bot.card(obs)]), f'{time.perf_counter() - t:.2f} s')")
+RL = ("import time; t = time.perf_counter()\n"
+      "import torch\n"
+      "from sb3_contrib import MaskablePPO\n"
+      "from stable_baselines3.common.env_util import make_vec_env\n"
+      "from wizsim.envs.gym import WizardSeatEnv\n"
+      "torch.set_num_threads(1)\n"
+      "envs = make_vec_env(WizardSeatEnv, n_envs=4, seed=0, env_kwargs=dict(players=4, r=5, opponents='heuristic'))\n"
+      "model = MaskablePPO('MlpPolicy', envs, n_steps=128, batch_size=128, seed=0, verbose=0)\n"
+      "model.learn(total_timesteps=2_000)\n"
+      "print(f'trained on {model.num_timesteps} learner decisions in {time.perf_counter() - t:.2f} s')")
+
 # kind -> the README command (wizsim's arguments, or ("python", code)); "{out}" a fresh folder
 COMMANDS: dict[str, tuple[str, ...]] = {
     "bid advice": ("advise", "--hand", "W,AS,3H", "--trump", "S", "--seat", "2"),
@@ -50,7 +65,13 @@ COMMANDS: dict[str, tuple[str, ...]] = {
     "review": ("review", str(EXAMPLE_GAME)),
     "vector env": ("python", VECTOR),
     "search": ("tournament", "--players", "4", "--policies", "search,heuristic", "--games", "8"),
+    "net": ("tournament", "--players", "4", "--policies", "net,heuristic", "--games", "2000", "--seed", "1"),
+    "your table": ("python", YOUR_TABLE),
+    "reinforcement learning": ("python", RL),
 }
+# the first command of each of the README's sections (the others are later commands of a section)
+FIRST_OF_SECTION = ("bid advice", "play advice", "trump advice", "simulate", "tournament", "net", "review",
+                    "your table", "reinforcement learning")
 TOOK = re.compile(r"(\d[\d,]*\.\d+) s(?: \(and (\d[\d,]*\.\d+) s compiling)?")
 
 

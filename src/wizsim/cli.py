@@ -146,19 +146,21 @@ def kernels_ext(names):
     """The ``ext`` the kernels take for these policy names (``dispatch.kernel_ext``; None: no search, net or
     jitted player)."""
     from wizsim.policies.dispatch import kernel_ext
-    from wizsim.policies.registry import is_user_player, jit_functions, looks_like_player_spec, policy_entry
+    from wizsim.policies.registry import is_user_player, jit_functions, looks_like_player_spec, parse_policy
 
     if isinstance(names, str):
         names = names.split(",")
     user = next((jit_functions(n) for n in names if jit_functions(n) is not None), None)
-    kinds = []
+    kinds, params = [], []
     for n in names:
         if isinstance(n, str) and n.strip() and not is_user_player(n) and not looks_like_player_spec(n):
             try:
-                kinds.append(policy_entry(n).kind)
+                spec = parse_policy(n)
+                kinds.append(spec.entry.kind)
+                params.append(spec.params_row())  # search:rollout=net compiles net's play-outs in: its own build
             except (ValueError, TypeError):  # the command refuses it with its own words (naming the option)
                 pass
-    return kernel_ext(kinds, user)
+    return kernel_ext(kinds, user, params=params)
 
 
 def announce_compile(kind: str, *kernels, ext=None) -> None:

@@ -14,6 +14,7 @@ two more layers (a quarter of bid advice's first-run compile).
 from __future__ import annotations
 
 import numpy as np
+
 from wizsim._numba import kernel
 from wizsim.policies.records import Fixed, Log
 from wizsim.sim.round import key_streams, play_round, round_scratch, round_state

@@ -66,6 +66,7 @@ COMMANDS: dict[str, tuple[str, ...]] = {
     "vector env": ("python", VECTOR),
     "search": ("tournament", "--players", "4", "--policies", "search,heuristic", "--games", "8"),
     "net": ("tournament", "--players", "4", "--policies", "net,heuristic", "--games", "2000", "--seed", "1"),
+    "serve warm-up": ("python", "from wizsim.web.server import warm; print(f'warmed in {warm():.2f} s')"),
     "your table": ("python", YOUR_TABLE),
     "reinforcement learning": ("python", RL),
 }

@@ -76,13 +76,14 @@ def seat_weights(q, model, turn_up: int, cards: np.ndarray) -> dict[int, np.ndar
         if model.kinds[s] != MODEL_BLIND and model.bid_trust > 0:
             info = RoundInfo(q.players, 1, bool(q.hook), turn_up, q.trump)
             weights[s] = np.array([bid_weight(model_bid(model.kinds[s], model.params[s], model.table, s, info,
-                                                        bit(int(c)), bids, -1), heard, 1, -1, model.bid_trust)
+                                                        np.uint64(bit(int(c))), bids, -1), heard, 1, -1,
+                                              model.bid_trust)
                                    for c in cards])
         bids[s] = heard
     dealer = q.players - 1
     if q.dealer_named_trump and model.kinds[dealer] != MODEL_BLIND and model.trump_trust > 0:
         w = np.array([named_trump_likelihood(model.kinds[dealer], model.params[dealer], model.table, model.trump_trust,
-                                             q.players, 1, bit(int(c)), q.trump) for c in cards])
+                                             q.players, 1, np.uint64(bit(int(c))), q.trump) for c in cards])
         weights[dealer] = weights.get(dealer, 1.0) * w
     return weights
 

@@ -17,6 +17,7 @@ import shutil
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Iterator
 
 CHROMIUM = os.environ.get("WIZSIM_CHROMIUM", "/usr/bin/chromium")
@@ -25,14 +26,26 @@ READY = re.compile(r"ready at (http://\S+/)")
 READY_TIMEOUT_S = 300.0  # a fresh Numba cache compiles the advisor's kernels first
 
 
+def wait_warm(url: str, timeout: float, lines: list[str]) -> None:
+    import httpx
+
+    deadline = time.monotonic() + timeout
+    while not httpx.get(url + "api/health", timeout=30).json()["warm"]:
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"wizsim serve did not warm within {timeout:.0f} s:\n{''.join(lines)}")
+        time.sleep(0.2)
+
+
 def chromium_available() -> bool:
     return all(os.path.exists(p) or shutil.which(p) for p in (CHROMIUM, CHROMEDRIVER))
 
 
 @contextlib.contextmanager
-def served(timeout: float = READY_TIMEOUT_S, extra_env: dict | None = None, args: tuple[str, ...] = ()) -> Iterator[str]:
+def served(timeout: float = READY_TIMEOUT_S, extra_env: dict | None = None, args: tuple[str, ...] = (),
+           warm: bool = True) -> Iterator[str]:
     """A ``wizsim serve`` process on a free local port (``args``: more options, e.g. ``--allow-host``);
-    yields its URL, stops it (SIGTERM) after."""
+    yields its URL (with ``warm``, once ``/api/health`` says every kernel is warm: the server is ready at
+    once and warms beside it, and these tests time answers, not a first compile), stops it (SIGTERM) after."""
     env = {**os.environ, **(extra_env or {}), "PYTHONUNBUFFERED": "1"}
     proc = subprocess.Popen([sys.executable, "-m", "wizsim.cli", "serve", "--host", "127.0.0.1", "--port", "0", *args],
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
@@ -54,6 +67,8 @@ def served(timeout: float = READY_TIMEOUT_S, extra_env: dict | None = None, args
     try:
         if not found.wait(timeout) or not url:
             raise RuntimeError(f"wizsim serve did not get ready within {timeout:.0f} s:\n{''.join(lines)}")
+        if warm:
+            wait_warm(url[0], timeout, lines)
         yield url[0]
     finally:
         proc.terminate()

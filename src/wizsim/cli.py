@@ -17,6 +17,7 @@ import time
 
 import click
 
+from wizsim._notice import compile_seconds_measured  # the notices quote it (tests read it here)
 from wizsim._signals import raise_or_retry
 from wizsim._version import __version__
 from wizsim.advisor.bid import PLAYER_POLICY
@@ -120,19 +121,6 @@ def echo(result, as_json: bool) -> None:
                                    f"{err.strerror or err}") from None
 
 
-def compile_seconds_measured(kind: str) -> float | None:
-    """What the first run of a kind of command spent compiling on an empty Numba cache, as measured by
-    ``benchmarks/first_run.py`` on a quiet machine (``wizsim/data/first_run.json``); None if unmeasured."""
-    import json
-    from importlib.resources import files
-
-    try:
-        measured = json.loads(files("wizsim").joinpath("data/first_run.json").read_text())
-        return float(measured["compile_seconds"][kind])
-    except (OSError, KeyError, ValueError, TypeError):
-        return None
-
-
 def machine_busy() -> str:
     """`` (this machine is busy: load 3.1 on 2 cores, so expect longer)`` when other work holds the cores."""
     try:
@@ -180,9 +168,10 @@ def announce_compile(kind: str, *kernels, ext=None) -> None:
                    f"keep kernels made for a function){_about(about)}{machine_busy()}.", err=True)
     elif needs_compile(*kernels, ext=ext):
         about = compile_seconds_measured(kind)
-        if ext is not None and ext[0] is not None:  # a search seat: the search policy's code too
-            search = compile_seconds_measured("search")
-            about = None if about is None or search is None else max(about, search)
+        for part, build in ((0, "search"), (2, "net")):  # a search (net) seat: that policy's code too
+            if ext is not None and ext[part] is not None:
+                extra = compile_seconds_measured(build)
+                about = None if about is None or extra is None else max(about, extra)
         click.echo(f"{prefix}Compiling wizsim's kernels for {kind} on this machine, once{_about(about)}{machine_busy()}; "
                    f"later runs load them from Numba's cache (`wizsim warmup` compiles every command's ahead).",
                    err=True)

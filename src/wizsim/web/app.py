@@ -268,9 +268,10 @@ class BoundedBody:
         await response({"type": "http"}, None, send)
 
 
-def create_app(workers: int = 1, hosts=LOCAL_HOSTS, any_address: bool = False) -> FastAPI:
+def create_app(workers: int = 1, hosts=LOCAL_HOSTS, any_address: bool = False, warming=None) -> FastAPI:
     """The application; ``workers``: answers computed at once (``AnswerQueue``); ``hosts``: the names
-    and addresses a request's ``Host`` may give, ``any_address``: also any numeric address."""
+    and addresses a request's ``Host`` may give, ``any_address``: also any numeric address; ``warming``: the
+    server's ``server.Warming`` (None: the kernels are warm, or compile as the questions come)."""
     from wizsim._version import __version__
 
     app = FastAPIOffline(title="wizsim", version=__version__, redoc_url=None,
@@ -311,7 +312,7 @@ def create_app(workers: int = 1, hosts=LOCAL_HOSTS, any_address: bool = False) -
     @app.get("/api/health", summary="Is the server up")
     async def health():
         return {"status": "ok", "version": __version__, "workers": queue.workers, "busy": queue.busy,
-                "waiting": queue.waiting}
+                "waiting": queue.waiting, "warm": warming is None or warming.done["all"].is_set()}
 
     @app.post("/api/advise", summary="Bid or play advice (the CLI's --json object)",
               responses={400: {"description": "The body is not a JSON object"},
@@ -319,7 +320,7 @@ def create_app(workers: int = 1, hosts=LOCAL_HOSTS, any_address: bool = False) -
                          422: {"description": "A bad question: {\"detail\": \"one line\"}"},
                          503: {"description": "The server is busy: try again after Retry-After seconds"}})
     async def advise(req: AdviseRequest):
-        return await _answered(answer, req.model_dump(exclude_unset=True))
+        return await _answered(answer, req.model_dump(exclude_unset=True), kind="advise")
 
     @app.post("/api/review", summary="Review a game record (the --json object of wizsim review)",
               responses={400: {"description": "The body is not a JSON object"},
@@ -329,7 +330,7 @@ def create_app(workers: int = 1, hosts=LOCAL_HOSTS, any_address: bool = False) -
     async def review(body: Annotated[dict, Body(description="A game record (docs/game-record.md) with, optionally, "
                                                             "samples, seed, policy, play, round and learn",
                                                 examples=[REVIEW_EXAMPLE])]):
-        return await _answered(review_answer, body, steps=True)
+        return await _answered(review_answer, body, steps=True, kind="review")
 
     @app.post("/api/record/check", summary="Check a game record (the score sheet's import and export)",
               responses={400: {"description": "The body is not a JSON object"},
@@ -345,12 +346,17 @@ def create_app(workers: int = 1, hosts=LOCAL_HOSTS, any_address: bool = False) -
 
     @app.post("/api/play", summary=PLAY_SUMMARY, responses=PLAY_RESPONSES)
     async def play(body: Annotated[dict, Body(description=PLAY_BODY, examples=[PLAY_EXAMPLE])]):
-        return await _answered(play_answer, body)
+        return await _answered(play_answer, body, kind="play")
 
-    async def _answered(call, fields, steps: bool = False):
+    async def _answered(call, fields, steps: bool = False, kind: str = "advise"):
         """``call(fields)`` in a worker thread when the queue gives a turn; errors as one-line 4xx/503. With
         ``steps``, ``call(fields, progress)`` calls ``progress`` between its steps, which gives the worker to
-        the questions waiting (``Turn.give_way``)."""
+        the questions waiting (``Turn.give_way``). While the server warms, a question first waits, outside the
+        line, for the kernels it needs (``server.Warming``)."""
+        if warming is not None:
+            ready = warming.needed(kind, fields if isinstance(fields, dict) else {})
+            while not ready.is_set():
+                await anyio.sleep(0.05)
         try:
             async with queue.turn() as turn:
                 if steps:

@@ -1,11 +1,12 @@
-"""Run the app under uvicorn: check the address, bind, warm the kernels, say the URL, serve until Ctrl-C.
+"""Run the app under uvicorn: check the address, bind, say the URL, warm the kernels, serve until Ctrl-C.
 
-The kernels are compiled (or loaded from Numba's cache) before the server says it is ready, by one
-small question of each kind the advisor answers: bid advice in round 1 (exact enumeration) and by
-Monte Carlo, play advice by enumeration (the last tricks) and by Monte Carlo, each asked once with the
-default model and once with search in it (the kernels' second build). So the first person's answer,
-whichever built-in policies it names, takes as long as every later one, and no 503 is sent while a
-worker compiles.
+The kernels are compiled (or loaded from Numba's cache) by one small question of each kind the advisor
+answers: bid advice in round 1 (exact enumeration) and by Monte Carlo, play advice by enumeration (the
+last tricks) and by Monte Carlo, each asked once with the default model and once with search (and net)
+in it (the kernels' other builds). The server is ready at once and warms in a thread beside it, in that
+order (``Warming``): a question waits, outside the line of answers, until the kernels it needs are warm,
+so no worker compiles and no 503 is sent because one did; on a first run the page and a default bid
+answer come within seconds while search's kernels are still compiling.
 
 An empty ``--host`` is refused (the socket layer would read it as every interface); listening beyond
 this machine (a wildcard or a network address) is said in one line at start. The requests accepted
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 import ipaddress
 import socket
+import threading
 import time
 from collections.abc import Callable, Iterable
 
@@ -36,7 +38,6 @@ WARM_QUESTIONS = (
 # A first warm-up on an empty Numba cache compiles both builds: measured 390.7 s on 2 cores shared with a
 # load of 15 (the search build 283 s of it; 87.6 s for it alone on a quiet machine, issue 32), 19.0 s when
 # loading them from the cache (2026-12-05). The ready line says how long it took.
-FIRST_WARM_SECONDS = 120  # what to expect on a quiet 2-core machine
 SEARCH_WARM = dict(policy="search", play="search")
 # net compiles into a build of its own too (only a table that seats it carries its code): warmed as search.
 NET_WARM = dict(policy="net")
@@ -46,12 +47,50 @@ WARM_QUESTIONS += tuple({**q, **extra, **({"samples": 4} if "samples" in q else 
 
 def warm() -> float:
     """Answer one small question per kind; returns the seconds it took."""
-    from wizsim.web.api import answer
+    return Warming().run()
 
-    started = time.perf_counter()
-    for question in WARM_QUESTIONS:
-        answer(dict(question))
-    return time.perf_counter() - started
+
+class Warming:
+    """The warm questions in three phases, each an event a request waits for (``web.app``): ``bid`` (bid
+    and trump advice on the default model), ``play`` (play advice on it), ``all`` (search's and net's
+    builds: the practice table, reviews, and any question naming them)."""
+
+    PHASES = ("bid", "play", "all")
+
+    def __init__(self):
+        self.done = {phase: threading.Event() for phase in self.PHASES}
+        self.seconds: float | None = None
+
+    @staticmethod
+    def phase_of(question: dict) -> str:
+        if any(k in question for k in ("policy", "play")):
+            return "all"
+        return "play" if "played" in question else "bid"
+
+    def run(self) -> float:
+        from wizsim.web.api import answer
+
+        started = time.perf_counter()
+        try:
+            for phase in self.PHASES:
+                for question in WARM_QUESTIONS:
+                    if self.phase_of(question) == phase:
+                        answer(dict(question))
+                self.done[phase].set()
+        finally:  # a failure here is the first request's to meet and report, not a reason to hold every request
+            for event in self.done.values():
+                event.set()
+        self.seconds = time.perf_counter() - started
+        return self.seconds
+
+    def needed(self, kind: str, fields: dict) -> threading.Event:
+        """The event a request of ``kind`` (``advise``, ``review``, ``play``) with ``fields`` waits for."""
+        if kind != "advise":
+            return self.done["all"]
+        names = " ".join(str(fields.get(k) or "") for k in ("policy", "play"))
+        if "search" in names or "net" in names or ".py" in names or ":" in names:
+            return self.done["all"]
+        return self.done["play" if fields.get("played") else "bid"]
 
 
 def warm_kernels() -> tuple:
@@ -62,6 +101,13 @@ def warm_kernels() -> tuple:
     return (*bid_kernels(), *play_kernels())
 
 
+def _seconds(kind: str) -> str:
+    from wizsim._notice import compile_seconds_measured
+
+    seconds = compile_seconds_measured(kind)
+    return "?" if seconds is None else f"{seconds:.0f}"
+
+
 def needs_first_compile() -> bool:
     """Whether warming compiles (an empty Numba cache here) rather than loads, for any of its builds."""
     from wizsim._numba import needs_compile
@@ -70,17 +116,12 @@ def needs_first_compile() -> bool:
 
 
 def answer_workers() -> int:
-    """Answers computed at once. Numba's ``workqueue`` threading layer must not be entered from two
-    threads at once; the others (omp, tbb) may, up to one answer per core."""
+    """Answers computed at once: one per core, up to 4. (No kernel is parallel: the advice kernels run spans of
+    rows from threads, ``sim.driver.run_batch``, so Numba's threading layer, which its ``workqueue`` form
+    would not let two answers enter at once, is never used.)"""
     import os
 
-    import numba
-
-    try:
-        layer = numba.threading_layer()
-    except ValueError:  # no parallel kernel has run yet
-        return 1
-    return 1 if layer == "workqueue" else max(1, min(4, os.cpu_count() or 1))
+    return max(1, min(4, os.cpu_count() or 1))
 
 
 class ServeError(ValueError):
@@ -162,15 +203,27 @@ def serve(host: str, port: int, say: Callable[[str], None] = print, allow_hosts:
     if note:
         say(note)
     first = needs_first_compile()
-    say(f"wizsim serve: warming the kernels of every built-in policy for {url}"
-        + (f" (a first run on this machine compiles them: about {FIRST_WARM_SECONDS} s)" if first else ""))
-    seconds = warm()
+    warming = Warming()
     workers = answer_workers()
-    app = create_app(workers=workers, hosts=(*LOCAL_HOSTS, host, address, *allowed), any_address=address in WILDCARDS)
+    app = create_app(workers=workers, hosts=(*LOCAL_HOSTS, host, address, *allowed), any_address=address in WILDCARDS,
+                     warming=warming)
     # no limit_concurrency: it counts open sockets, so slow ones locked everyone out (connections.py)
     config = uvicorn.Config(app, http=DeadlineH11Protocol, log_level="warning", timeout_keep_alive=5,
                             access_log=False)
     server = uvicorn.Server(config)
-    say(f"wizsim serve: ready at {url} (warmed in {seconds:.1f} s; {workers} answer(s) at once; API docs at "
-        f"{url}docs; Ctrl-C stops)")
+
+    def warm_beside():
+        try:
+            seconds = warming.run()
+        except Exception as err:  # noqa: BLE001 - said in one line; each request then meets it in its own words
+            say(f"wizsim serve: warming the kernels failed ({type(err).__name__}: {err}); questions compile as they come")
+            return
+        say(f"wizsim serve: every kernel warm ({seconds:.1f} s)")
+
+    # a daemon: Ctrl-C during a first compile stops the server at once (the cache keeps what was finished)
+    threading.Thread(target=warm_beside, name="wizsim-warm", daemon=True).start()
+    say(f"wizsim serve: ready at {url} ({workers} answer(s) at once; API docs at {url}docs; Ctrl-C stops); "
+        + (f"compiling the advisor's kernels beside it, a first run on this machine: bid advice within about "
+           f"{_seconds('bid advice')} s, every kind within about {_seconds('serve warm-up')} s "
+           "(a question waits for the kernels it needs)" if first else "loading the advisor's kernels beside it"))
     server.run(sockets=[sock])

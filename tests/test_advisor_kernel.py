@@ -97,9 +97,11 @@ def test_deal_likelihoods_match_twin(q, seed, first, trust, named, blind):
                         np.int64(0))
     info = RoundInfo(players, r, q["hook"], np.int64(-1), np.int64(trump))
     opponents = Opponents(kinds, params, slots.table, trust, 0.0, trust)
-    deal_likelihoods_kernel(np.uint64(seed), np.int64(first), info, np.asarray(q["fixed_hands"], np.uint64),
-                            np.uint64(q["pool"]), q["seat"], opponents, evidence,
-                            (like, u, model_bids, named_ok, seat_model))
+    for lo, hi in ((0, n // 2), (n // 2, n)):  # two threads' spans (``sim.driver.run_batch``), in turn
+        deal_likelihoods_kernel((np.uint64(seed), np.int64(first), np.int64(lo), np.int64(hi)),
+                                (np.asarray(q["fixed_hands"], np.uint64), np.uint64(q["pool"])), info, q["seat"],
+                                opponents, evidence, (like, u, model_bids, named_ok, seat_model),
+                                (np.empty(1, np.uint64), np.empty(players, np.uint64)))
     want = ref.deal_likelihoods(seed, first, n, info, q["fixed_hands"], q["pool"], q["seat"], opponents, evidence)
     assert like.tolist() == [pytest.approx(w[0], rel=1e-12, abs=1e-300) for w in want]
     assert u.tolist() == [w[1] for w in want]

@@ -265,8 +265,11 @@ def weigh_worlds(q: PlayQuestion, state, model, worlds, turn_ups, seed: int, fir
         info, them, doubt = _round_info(a), _opponents(model), TableDoubt(float(model.doubt), priors, seat_blind)
 
         def rows(kern, lo, hi):
-            kern(np.uint64(seed), np.int64(first_index + lo), worlds[lo:hi], turn_ups[lo:hi], info, a["me"], them,
-                 evidence, doubt, (like[lo:hi], u[lo:hi], model_bids[lo:hi], named_ok[lo:hi]))
+            p = q.players  # the span's scratch (the kernel is lean: it allocates nothing)
+            scratch = (np.empty(p, np.uint64), np.empty(1, np.uint64), np.empty(p), np.empty(p), np.empty((2, p)),
+                       np.empty(p))
+            kern((np.uint64(seed), np.int64(first_index), np.int64(lo), np.int64(hi)), (worlds, turn_ups), info,
+                 a["me"], them, evidence, doubt, (like, u, model_bids, named_ok), scratch)
 
         run_batch(world_likelihoods_kernel, n, BLOCK, None, rows)
     return like, u, model_bids, named_ok

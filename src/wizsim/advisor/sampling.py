@@ -244,9 +244,9 @@ def weigh_deals(setup, seed: int, first_index: int, n: int, per_seat: bool = Fal
     info, them = round_info(setup), opponents(setup)
 
     def rows(kern, a, b):
-        kern(np.uint64(seed), np.int64(first_index + a), info, setup["fixed_hands"], setup["turn_up_pool"],
-             setup["seat"], them, evidence,
-             (like[a:b], u[a:b], model_bids[a:b], named_ok[a:b], seat_model[a:b] if per_seat else seat_model))
+        kern((np.uint64(seed), np.int64(first_index), np.int64(a), np.int64(b)),
+             (setup["fixed_hands"], setup["turn_up_pool"]), info, setup["seat"], them, evidence,
+             (like, u, model_bids, named_ok, seat_model), (np.empty(1, np.uint64), np.empty(players, np.uint64)))
 
     run_batch(deal_likelihoods_kernel, n, EVIDENCE_BLOCK, None, rows)
     if per_seat:

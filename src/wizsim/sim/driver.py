@@ -49,14 +49,20 @@ def numba_threads(threads: int | None):
         numba.set_num_threads(before)
 
 
+CHUNKS_PER_THREAD = 4  # spans a thread takes in turn: on a shared machine a thread held up leaves its later spans to the others
+
+
 def run_batch(kernel, n: int, block: int, ext, rows) -> None:
     """``rows(kernel, a, b)`` plays rows a..b-1 of a batch of ``n`` with the serial batch ``kernel``
-    (``sim.kernels``): contiguous spans of at least ``block`` rows, one per Numba thread
-    (``numba_threads``), each but the first in a thread of the shared pool (the kernels release the GIL),
-    the first in this one. Every row depends only on (seed, its index), so the result is the same for any
-    split. With more than one span, an empty span first compiles the kernel (or loads it from the cache),
-    before any thread would wait for it; one span is one call (advice makes many small ones)."""
-    size = max(block, -(-n // numba.get_num_threads()))
+    (``sim.kernels``): contiguous spans of at least ``block`` rows, about ``CHUNKS_PER_THREAD`` per Numba
+    thread (``numba_threads``), taken in turn by that many threads (this one and the shared pool's: the
+    kernels release the GIL), so that a thread slowed by other work on its core leaves its share to the
+    others, as a ``prange`` loop's scheduler does (a fixed span a thread was 45% slower for play advice's
+    world weights with the other core busy). Every row depends only on (seed, its index), so the result is
+    the same for any split. With more than one span, an empty span first compiles the kernel (or loads it
+    from the cache), before any thread would wait for it; one span is one call (advice makes many small ones)."""
+    threads = numba.get_num_threads()
+    size = max(block, -(-n // (threads * CHUNKS_PER_THREAD)))
     spans = [(a, min(a + size, n)) for a in range(0, n, size)] or [(0, 0)]
     user = ext is not None and ext[1] is not None
     with user_functions_quiet() if user else contextlib.nullcontext():
@@ -70,10 +76,23 @@ def run_batch(kernel, n: int, block: int, ext, rows) -> None:
                               "@numba.njit(_nrt=True) (slower: see wizsim.jit)") from None
         if len(spans) == 1:
             return
-        others = [_span_pool().submit(rows, kernel, *span) for span in spans[1:]]
-        rows(kernel, *spans[0])
-        for done in others:
-            done.result()
+        todo = iter(spans)
+        lock = threading.Lock()
+
+        def drain():
+            while True:
+                with lock:
+                    span = next(todo, None)
+                if span is None:
+                    return
+                rows(kernel, *span)
+
+        others = [_span_pool().submit(drain) for _ in range(min(threads, len(spans)) - 1)]
+        try:
+            drain()
+        finally:
+            for done in others:
+                done.result()
 
 
 _POOL = None

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from wizsim._numba import kernel
+from wizsim._numba import kernel, lean_kernel
 from wizsim.deal.kernels import DEAL_STREAM, deal_round, next_u64, stream_key
 from wizsim.policies.model import (
     bids_likelihood,
@@ -60,10 +60,12 @@ def heard_likelihood(opponents, info, me, hands, bids, n_heard, named, model_bid
     return value, possible
 
 
-@kernel
-def deal_likelihoods_kernel(seed, first_index, info, fixed_hands, turn_up_pool, me, opponents, evidence, out):
-    """For deals ``first_index .. first_index + n - 1`` of the run ``seed`` (dealt as ``round.play_round``
-    deals them with ``fixed_hands`` and ``turn_up_pool``; ``info`` the round's ``records.RoundInfo``, its
+@lean_kernel
+def deal_likelihoods_kernel(at, dealt, info, me, opponents, evidence, out, scratch):
+    """Rows ``lo .. hi - 1`` of the deals of the run ``seed``, deal ``first_index + i`` in row ``i`` (``at`` =
+    (seed, first_index, lo, hi); ``dealt`` = (fixed_hands, turn_up_pool): dealt as ``round.play_round``
+    deals them; a thread's span, ``sim.driver.run_batch``; ``scratch`` = ((1,) uint64, (players,) uint64):
+    the kernel is lean, it allocates nothing; ``info`` the round's ``records.RoundInfo``, its
     turn_up not read, each deal has its own), ``out`` = (like, u, model_bids, named_ok, seat_model):
     ``like`` (n,) float64, the likelihood of the first ``evidence.n_heard`` ``evidence.bids`` and, when
     ``evidence.named`` >= 0 (the suit an opponent dealer named on a turned-up Wizard), of that choice;
@@ -72,12 +74,13 @@ def deal_likelihoods_kernel(seed, first_index, info, fixed_hands, turn_up_pool, 
     ``seat_model`` (n, players) float64, unless it has no rows, each seat's part of the likelihood as a
     probability (``policies.model.seat_factors``), for the table's type in doubt. ``opponents``,
     ``evidence``: ``records.Opponents``, ``records.Evidence`` (no card played yet: ``evidence``'s play is not read)."""
+    seed, first_index, lo, hi = at
+    fixed_hands, turn_up_pool = dealt
     like, u, model_bids, named_ok, seat_model = out
     players, r, hook, trump = info.players, info.r, info.hook, info.trump
     bids, n_heard, named = evidence.bids, evidence.n_heard, evidence.named
-    rng = np.empty(1, np.uint64)
-    hands = np.empty(players, np.uint64)
-    for i in range(like.shape[0]):
+    rng, hands = scratch
+    for i in range(lo, hi):
         index = first_index + i
         rng[0] = stream_key(seed, index, DEAL_STREAM)
         hands[:] = 0
@@ -90,9 +93,11 @@ def deal_likelihoods_kernel(seed, first_index, info, fixed_hands, turn_up_pool, 
         u[i] = (next_u64(rng) >> np.uint64(11)) * _UNIT
 
 
-@kernel
-def world_likelihoods_kernel(seed, first_index, worlds, turn_ups, info, me, opponents, evidence, doubt, out):
-    """Play advice's worlds weighed by the model: ``out`` = (like, u, model_bids, named_ok), ``like[i]`` the
+@lean_kernel
+def world_likelihoods_kernel(at, dealt, info, me, opponents, evidence, doubt, out, scratch):
+    """Rows ``lo .. hi - 1`` of play advice's worlds weighed by the model, world ``first_index + i`` in row
+    ``i`` (``at`` = (seed, first_index, lo, hi); ``dealt`` = (worlds, turn_ups): the whole arrays, as ``out``'s;
+    a thread's span: ``sim.driver.run_batch``): ``out`` = (like, u, model_bids, named_ok), ``like[i]`` the
     likelihood of every heard bid (``evidence.bids``, every seat's: ``evidence.n_heard`` is not read), of an
     opponent dealer naming ``evidence.named`` (>= 0) on a turned-up Wizard, and of the
     ``evidence.n_played`` cards of ``evidence.order`` chosen so far, given world ``i`` (``worlds`` (n,
@@ -105,6 +110,8 @@ def world_likelihoods_kernel(seed, first_index, worlds, turn_ups, info, me, oppo
     cards' ``play_seat_likelihoods`` there. ``model_bids`` (n, players) int8: each seat's model bid;
     ``named_ok`` (n,) bool whether the dealer's model may name ``named``; ``u`` (n,) the acceptance draw of
     world ``first_index + i`` of the run ``seed``."""
+    seed, first_index, lo, hi = at
+    worlds, turn_ups = dealt
     like, u, model_bids, named_ok = out
     players, r, hook, trump = info.players, info.r, info.hook, info.trump
     play_trust = opponents.play_trust
@@ -115,13 +122,8 @@ def world_likelihoods_kernel(seed, first_index, worlds, turn_ups, info, me, oppo
     for s in range(players):
         typed = typed or seat_doubt[s] > 0.0
     reads_play = n_played > 0 and play_trust > 0.0
-    whole = np.empty(players, np.uint64)
-    rng = np.empty(1, np.uint64)
-    model_f = np.empty(players, np.float64)
-    blind_f = np.empty(players, np.float64)
-    cards = np.empty((2, players), np.float64)
-    post = np.empty(players, np.float64)
-    for i in range(worlds.shape[0]):
+    whole, rng, model_f, blind_f, cards, post = scratch
+    for i in range(lo, hi):
         for s in range(players):
             whole[s] = worlds[i, s] | seat_played[s]
         world = RoundInfo(players, r, hook, np.int64(turn_ups[i]), trump)  # int64 as the round's: its deciders serve

@@ -73,3 +73,30 @@ def test_the_package_says_it_is_typed():
     from importlib.resources import files
 
     assert files("wizsim").joinpath("py.typed").is_file()
+
+
+# README's first-run sentence -> the first_run.json kinds it speaks for
+README_COMPILE_CLAIMS = {
+    "for `simulate` and `tournament`": ("simulate", "simulate --games", "datasets", "tournament"),
+    "for advice": ("bid advice", "play advice", "trump advice"),
+    "for a `net` table": ("net",),
+    "for a `search`\nseat at your table": ("your table",),
+    "for `review`": ("review",),
+    "for a tournament with a `search` seat": ("search",),
+}
+
+
+def test_the_readme_compile_times_are_the_measured_ones():
+    """README's first-run times are those ``benchmarks/first_run.py`` wrote (``wizsim/data/first_run.json``,
+    which the notices quote): a new measurement that moves one out of its stated range fails here."""
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    readme = (root / "README.md").read_text()
+    measured = json.loads((root / "src" / "wizsim" / "data" / "first_run.json").read_text())["compile_seconds"]
+    for phrase, kinds in README_COMPILE_CLAIMS.items():
+        m = re.search(r"(\d+)(?:-(\d+))? s " + re.escape(phrase), readme)
+        assert m, f"README no longer says how long the first run {phrase!r} compiles"
+        lo, hi = int(m.group(1)), int(m.group(2) or m.group(1))
+        for kind in kinds:
+            assert lo <= round(measured[kind]) <= hi, (phrase, kind, measured[kind], (lo, hi))

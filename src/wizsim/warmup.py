@@ -26,6 +26,13 @@ _VECTOR = ("from wizsim.envs.vector import VectorEnv\n"
            "for _ in range(40):\n"
            "    obs, masks, rewards, dones = env.step(masks.argmax(axis=1))\n")
 
+_YOUR_TABLE = ("import wizsim\n"
+               "bot = wizsim.player('search')\n"
+               "obs = wizsim.observe('QS,9H,4D,2C', 'H', seat=3, players=4, bids=[1, 0, 1, 2], played='AS,3S,W,JS/', "
+               "trump_card='7H')\n"
+               "bot.card(obs)\n"
+               "bot.bid(wizsim.observe('QS,9H,4D,2C', 'H', seat=2, players=4, bids=[1], trump_card='7H'))\n")
+
 # kind -> the commands (wizsim's arguments, or ("python", code)) that compile its kernels; the longest first.
 # "{out}" is a folder the warm-up makes and removes. The review compiles what bid and play advice do.
 KINDS: dict[str, list[tuple[str, ...]]] = {
@@ -44,6 +51,8 @@ KINDS: dict[str, list[tuple[str, ...]]] = {
     "datasets": [("simulate", "--round", "3", "--rounds", "200", "--policy", "heuristic", "--seed", "1",
                   "--out", "{out}")],
     "vector env": [("python", _VECTOR)],
+    "net": [("tournament", "--players", "4", "--policies", "net,heuristic", "--games", "4", "--seed", "1")],
+    "your table": [("python", _YOUR_TABLE)],  # a search player object at the open table: its own kernels
 }
 
 

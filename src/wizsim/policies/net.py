@@ -352,6 +352,49 @@ def net_bid(table, obs):
 
 
 @kernel
+def net_bid_softmax(table, obs, probs):
+    """The bid network's softmax over the allowed bids: ``probs`` (at least r + 1,) gets, for each bid 0..r,
+    its probability (0 for the hook's forbidden bid), and the bid of highest logit (``net_bid``'s choice)
+    is returned. The opponents' model reads it as a bid's likelihood given a hand (``policies.model``)."""
+    x, h1, h2 = scratch(D_BID, BID_H1, BID_H2)
+    bid_features(obs, x)
+    hidden(table, x, D_BID, _BW1, _BB1, h1, _BW2, _BB2, h2)
+    best = -1.0e300
+    choice = 0
+    for b in range(obs.r + 1):
+        probs[b] = 0.0
+        if b != obs.forbidden:
+            probs[b] = logit(table, h2, _BW3, _BB3, b)
+            if probs[b] > best:
+                best = probs[b]
+                choice = b
+    z = 0.0
+    for b in range(obs.r + 1):
+        if b != obs.forbidden:
+            probs[b] = np.exp(probs[b] - best)
+            z += probs[b]
+    for b in range(obs.r + 1):
+        probs[b] /= z
+    return choice
+
+
+@kernel
+def net_trump_softmax(table, hand, players, r, probs):
+    """The trump network's softmax over the four suits for a dealer holding ``hand``: ``probs`` (4,) the
+    probability of naming each suit (the opponents' model's likelihood of a named suit)."""
+    best = -1.0e300
+    for s in range(4):
+        probs[s] = trump_score(table, hand, players, r, s)
+        best = max(best, probs[s])
+    z = 0.0
+    for s in range(4):
+        probs[s] = np.exp(probs[s] - best)
+        z += probs[s]
+    for s in range(4):
+        probs[s] /= z
+
+
+@kernel
 def trump_score(table, hand, players, r, s):
     """The trump network's score for naming suit ``s``."""
     x, h1, h2 = scratch(D_TRUMP, TRUMP_H, TRUMP_H)

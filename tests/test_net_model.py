@@ -13,9 +13,8 @@ from hypothesis import strategies as st
 
 from wizsim.advisor.opponents import OpponentModel
 from wizsim.cards import N_CARDS
-from wizsim.policies import make_slots
+from wizsim.policies import make_slots, net_reference
 from wizsim.policies import model as k
-from wizsim.policies import net_reference
 from wizsim.policies import reference as ref
 from wizsim.policies.net import NET_OFFSET
 from wizsim.policies.observation import observe

@@ -9,7 +9,8 @@ likelihood of the observations given a *world* (a full deal of the hidden cards)
 
 A model of a seat is a kind (``MODEL_BLIND``: its choices tell nothing about its cards, as for the
 ``random`` policy; ``MODEL_HEURISTIC``: it decides as the heuristic would, with that seat's policy
-parameters, e.g. ``bid_shift``) and a trust. Decisions are soft: a deterministic policy's choice ``c*``
+parameters, e.g. ``bid_shift``; ``MODEL_NET``: its bid and named suit are the learned policy ``net``'s,
+below) and a trust. Decisions are soft: a deterministic policy's choice ``c*``
 gets most of the mass and the rest is spread over the other legal choices, nearer ones likelier,
 
 - a bid ``b`` heard from a seat whose model bids ``b*``: ``rho ** |b - b*| / Z(b*)`` with
@@ -20,6 +21,22 @@ gets most of the mass and the rest is spread over the other legal choices, neare
   suit in ``C`` and ``rho`` for the others, normalised over the four suits (the same ``rho``);
 - a card ``c`` chosen among ``n`` legal cards where the model plays ``c*``: ``1 / (1 + (n-1) rho_p)``
   when ``c == c*``, ``rho_p / (1 + (n-1) rho_p)`` otherwise, with ``rho_p = 1 - play_trust``.
+
+A ``net`` seat (``MODEL_NET``) is weighed by net's own networks (``policies.net``), whose softmax is already
+a soft choice:
+
+- a heard bid ``b``: ``bid_trust * softmax(b) + (1 - bid_trust) / n``, the softmax of the bid network's
+  outputs over the ``n`` legal bids for the seat's observation at its bid (its whole hand, the turned-up
+  card, the trump, the earlier seats' bids, the hook; ``net_bid_weight``); its model bid (``model_bids``,
+  the explanations') is net's own, the highest output;
+- a named suit ``s``: ``trump_trust * softmax(s) + (1 - trump_trust) / 4`` over the trump network's scores
+  of the four suits (``net_trump_weight``);
+- its cards chosen (``play_seat_likelihoods``, ``play_likelihoods``, ``trick_likelihood``, ``play_choices``)
+  are weighed against the heuristic's card, as a ``MODEL_HEURISTIC`` seat's are.
+
+Net's code is compiled only where some seat's model is net: the kinds are runtime values, so the record's
+``Opponents.net`` field (True, or None) chooses by its type (``_net_bid_weight``, as ``policies.dispatch``
+chooses net's deciders); with None a ``MODEL_NET`` seat is refused (ValueError), never weighed as another.
 
 The table's type. The opponents are unknown, so the model is a mixture over two *types* of table, shared
 by every other seat: the *model* type (each seat as above) with prior ``1 - doubt``, and the *blind*

@@ -334,11 +334,18 @@ def net_card(table, obs):
 
 
 @kernel
-def net_bid(table, obs):
-    """The bid network's choice: the allowed bid (0..r, never the hook's forbidden one) of highest logit."""
+def bid_hidden(table, obs):
+    """The bid network's last hidden layer for ``obs`` (its logits are ``logit`` of it)."""
     x, h1, h2 = scratch(D_BID, BID_H1, BID_H2)
     bid_features(obs, x)
     hidden(table, x, D_BID, _BW1, _BB1, h1, _BW2, _BB2, h2)
+    return h2
+
+
+@kernel
+def net_bid(table, obs):
+    """The bid network's choice: the allowed bid (0..r, never the hook's forbidden one) of highest logit."""
+    h2 = bid_hidden(table, obs)
     best = -1.0e300
     choice = 0
     for b in range(obs.r + 1):
@@ -356,9 +363,7 @@ def net_bid_softmax(table, obs, probs):
     """The bid network's softmax over the allowed bids: ``probs`` (at least r + 1,) gets, for each bid 0..r,
     its probability (0 for the hook's forbidden bid), and the bid of highest logit (``net_bid``'s choice)
     is returned. The opponents' model reads it as a bid's likelihood given a hand (``policies.model``)."""
-    x, h1, h2 = scratch(D_BID, BID_H1, BID_H2)
-    bid_features(obs, x)
-    hidden(table, x, D_BID, _BW1, _BB1, h1, _BW2, _BB2, h2)
+    h2 = bid_hidden(table, obs)
     best = -1.0e300
     choice = 0
     for b in range(obs.r + 1):

@@ -5,12 +5,17 @@ and the compile gate (a table without a net model compiles none of net's code, a
 from __future__ import annotations
 
 import random
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_advisor_kernel import questions
 
+from wizsim.advisor.exact import seat_weights
+from wizsim.advisor.kernels import reference as advisor_ref
+from wizsim.advisor.kernels.evidence import deal_likelihoods_kernel
 from wizsim.advisor.opponents import OpponentModel
 from wizsim.cards import N_CARDS
 from wizsim.policies import make_slots, net_reference
@@ -18,7 +23,7 @@ from wizsim.policies import model as k
 from wizsim.policies import reference as ref
 from wizsim.policies.net import NET_OFFSET
 from wizsim.policies.observation import observe
-from wizsim.policies.records import Opponents, RoundInfo, state_arrays
+from wizsim.policies.records import Evidence, Opponents, RoundInfo, state_arrays
 from wizsim.rules.reference import forbidden_bid
 
 SLOTS = make_slots(["heuristic", "net"])  # the net's weights in the table, the heuristic's params row
@@ -129,3 +134,57 @@ def test_a_net_seat_in_kernels_built_without_net_is_refused():
     opponents = _opponents([k.MODEL_NET] * 3, 0.7)._replace(net=None)
     with pytest.raises(ValueError, match="without net's code"):
         k.bids_likelihood(opponents, info, 2, hands, np.array([0, 1, -1], np.int8), 2, np.zeros(3, np.int8))
+
+
+@settings(deadline=None, max_examples=12)
+@given(questions(), st.integers(0, 2**63 - 1), st.sampled_from([0.3, 0.7, 1.0]), st.sampled_from([-2, 0, 2]),
+       st.lists(st.sampled_from([k.MODEL_BLIND, k.MODEL_HEURISTIC, k.MODEL_NET]), min_size=6, max_size=6))
+def test_bid_advices_weighed_deals_are_the_twins_for_net_seats(q, seed, trust, named, kinds):
+    """Bid advice's deals (``deal_likelihoods_kernel``) weighed with net seats: the likelihood, each seat's
+    part of it (``seat_factors``, recomputed for a net seat) and net's own bids, as the twins compute them."""
+    n, players, r = 4, q["players"], q["r"]
+    kinds = np.array(kinds[:players], np.int8)
+    kinds[players - 1] = k.MODEL_NET  # the dealer: its named suit by the trump network
+    opponents = _opponents(kinds, trust)
+    bids = np.array(q["fixed_bids"], np.int8)
+    like, u = np.zeros(n), np.zeros(n)
+    model_bids, named_ok = np.zeros((n, players), np.int8), np.zeros(n, np.bool_)
+    seat_model = np.zeros((n, players))
+    evidence = Evidence(bids, np.int64(q["seat"]), np.int64(named), np.zeros(players, np.uint64), np.zeros(0, np.int8),
+                        np.int64(0))
+    info = RoundInfo(players, r, q["hook"], np.int64(-1), np.int64(max(q["fixed_trump"], -1)))
+    deal_likelihoods_kernel(np.uint64(seed), np.int64(0), info, np.asarray(q["fixed_hands"], np.uint64),
+                            np.uint64(q["pool"]), q["seat"], opponents, evidence,
+                            (like, u, model_bids, named_ok, seat_model))
+    want = advisor_ref.deal_likelihoods(seed, 0, n, info, q["fixed_hands"], q["pool"], q["seat"], opponents, evidence)
+    assert like.tolist() == [pytest.approx(w[0], rel=1e-9) for w in want]
+    assert seat_model.tolist() == [pytest.approx(w[2], rel=1e-9) for w in want]
+    assert named_ok.all()  # a softmax gives every suit some weight
+    bound = k.bids_bound(kinds, trust, players, r, q["hook"], q["seat"], bids, q["seat"])
+    if named >= 0 and q["seat"] != players - 1:
+        bound *= k.named_trump_bound(k.MODEL_NET, trust)
+    assert (like <= bound * (1 + 1e-12)).all()
+
+
+@settings(deadline=None, max_examples=10)
+@given(players=st.integers(3, 6), seed=st.integers(0, 2**32), hook=st.booleans(), trust=st.sampled_from([0.5, 1.0]))
+def test_round_one_enumeration_weighs_net_seats_by_the_twin(players, seed, hook, trust):
+    """Round 1's exact enumeration (``advisor.exact.seat_weights``) weighs each net seat's heard bid and a net
+    dealer's named suit card by card as the twins do."""
+    rnd = random.Random(seed)
+    me = players - 2  # the dealer, seat players - 1, is an opponent: it named the trump on a Wizard
+    earlier = [rnd.randint(0, 1) for _ in range(me)]
+    trump, turn_up = rnd.randrange(4), 52
+    model = OpponentModel.build(("net",) * (players - 1), me, "heuristic", trust, 0.5, trump_trust=trust)
+    q = SimpleNamespace(players=players, earlier_bids=earlier, hook=hook, trump=trump, dealer_named_trump=True)
+    cards = np.array(rnd.sample(range(52), 5))
+    got = seat_weights(q, model, turn_up, cards)
+    info = RoundInfo(players, 1, hook, turn_up, trump)
+    bids = list(earlier) + [-1] * (players - me)
+    for s in range(me):
+        want = [ref.seat_bid_weight(model.record(), s, info, 1 << int(c), bids, -1)[0] for c in cards]
+        np.testing.assert_allclose(got[s], want, rtol=1e-9)
+    d = players - 1
+    want = [ref.named_trump_likelihood(k.MODEL_NET, model.params[d], model.table, trust, players, 1, 1 << int(c), trump)
+            for c in cards]
+    np.testing.assert_allclose(got[d], want, rtol=1e-9)

@@ -430,7 +430,7 @@ def seat_bounds(setup) -> np.ndarray:
 def heard_bounds(model, players: int, r: int, hook: bool, me: int, bids, n_heard: int, named: bool) -> np.ndarray:
     """Per seat, the largest probability of its first ``n_heard`` heard bids (and, with ``named``, of the
     dealer's named suit) under ``model``, whatever the deal: what rejection control bounds a mixture by."""
-    from wizsim.policies.model import MODEL_BLIND, max_seat_bid_weight, n_legal_bids, named_trump_bound
+    from wizsim.policies.model import MODEL_BLIND, MODEL_NET, max_bid_weight, n_legal_bids, named_trump_bound
     from wizsim.rules.kernels import forbidden_bid
 
     out = np.ones(players, np.float64)
@@ -440,8 +440,13 @@ def heard_bounds(model, players: int, r: int, hook: bool, me: int, bids, n_heard
         forbidden = forbidden_bid(hook, s, players, r, total)
         if s != me:
             modelled = model.kinds[s] != MODEL_BLIND and model.bid_trust > 0
-            out[s] = (max_seat_bid_weight(model.kinds[s], b, r, forbidden, float(model.bid_trust)) if modelled
-                      else 1.0 / n_legal_bids(r, forbidden))
+            trust = float(model.bid_trust)
+            if not modelled:
+                out[s] = 1.0 / n_legal_bids(r, forbidden)
+            elif model.kinds[s] == MODEL_NET:  # a softmax of 1
+                out[s] = trust + (1.0 - trust) / n_legal_bids(r, forbidden)
+            else:
+                out[s] = max_bid_weight(b, r, forbidden, trust)
         total += b
     if named:
         out[players - 1] *= named_trump_bound(model.kinds[-1], float(model.trump_trust))

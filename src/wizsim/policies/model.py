@@ -219,15 +219,6 @@ def seat_bid_weight(opponents, seat, info, hand, bids, forbidden):
 
 
 @kernel
-def max_seat_bid_weight(kind, heard, r, forbidden, trust):
-    """The largest ``seat_bid_weight`` of ``heard`` for a seat of model ``kind``, whatever its hand: for
-    net, ``trust`` (a softmax of 1) plus the uniform part."""
-    if kind == MODEL_NET:
-        return trust + (1.0 - trust) / n_legal_bids(r, forbidden)
-    return max_bid_weight(heard, r, forbidden, trust)
-
-
-@kernel
 def bids_likelihood(opponents, info, me, hands, bids, n_heard, model_bids):
     """The likelihood of the first ``n_heard`` seats' bids ``bids`` given each seat's whole hand
     ``hands[s]`` (the cards it was dealt this round): the product of ``seat_bid_weight`` at
@@ -243,7 +234,11 @@ def bids_likelihood(opponents, info, me, hands, bids, n_heard, model_bids):
     for s in range(n_heard):
         forbidden = forbidden_bid(hook, s, players, r, total)
         if s != me and kinds[s] != MODEL_BLIND and trust > 0.0:
-            w, m = seat_bid_weight(opponents, s, info, hands[s], bids, forbidden)
+            if kinds[s] == MODEL_NET:  # ``seat_bid_weight``, written out: one kernel layer less to compile
+                w, m = _net_bid_weight(opponents.net, opponents.table, s, info, hands[s], bids, forbidden, trust)
+            else:
+                m = model_bid(kinds[s], opponents.params[s], opponents.table, s, info, hands[s], bids, forbidden)
+                w = bid_weight(m, bids[s], r, forbidden, trust)
             model_bids[s] = m
             like *= w
         total += bids[s]
@@ -258,7 +253,10 @@ def bids_bound(kinds, trust, players, r, hook, me, bids, n_heard):
     for s in range(n_heard):
         forbidden = forbidden_bid(hook, s, players, r, total)
         if s != me and kinds[s] != MODEL_BLIND and trust > 0.0:
-            bound *= max_seat_bid_weight(kinds[s], bids[s], r, forbidden, trust)
+            if kinds[s] == MODEL_NET:  # a softmax of 1
+                bound *= trust + (1.0 - trust) / n_legal_bids(r, forbidden)
+            else:
+                bound *= max_bid_weight(bids[s], r, forbidden, trust)
         total += bids[s]
     return bound
 
@@ -455,7 +453,8 @@ def seat_factors(opponents, info, me, hands, bids, n_heard, named, model_bids, b
         if s != me:
             if model_bids[s] >= 0 and not blind:
                 if kinds[s] == MODEL_NET:  # a softmax, not a function of net's own bid
-                    factors[s] = seat_bid_weight(opponents, s, info, hands[s], bids, forbidden)[0]
+                    factors[s] = _net_bid_weight(opponents.net, opponents.table, s, info, hands[s], bids, forbidden,
+                                                 trust)[0]
                 else:
                     factors[s] = bid_weight(model_bids[s], bids[s], r, forbidden, trust)
             else:

@@ -342,7 +342,7 @@ def sample_world(stream: Stream, players, r, me, hand, unseen, needs, voids, poo
     bound = 1.0
     for s in range(n_heard):
         if s != me and kinds[s] != MODEL_BLIND and trust > 0:
-            bound *= max_seat_bid_weight(kinds[s], bids[s], r, forbidden_bid(hook, s, players, r, sum(bids[:s])),
+            bound *= _max_seat_bid_weight(kinds[s], bids[s], r, forbidden_bid(hook, s, players, r, sum(bids[:s])),
                                          trust)
     if trump_evidence:
         bound *= named_trump_bound(kinds[dealer], trust)
@@ -622,7 +622,7 @@ def seat_bid_weight(opponents, seat, info, hand: int, bids, forbidden: int) -> t
     return bid_weight(m, bids[seat], info.r, forbidden, trust), m
 
 
-def max_seat_bid_weight(kind, heard: int, r: int, forbidden: int, trust: float) -> float:
+def _max_seat_bid_weight(kind, heard: int, r: int, forbidden: int, trust: float) -> float:
     """The largest ``seat_bid_weight`` of ``heard`` whatever the hand: for net, a softmax of 1."""
     if kind == MODEL_NET:
         return trust + (1.0 - trust) / n_legal_bids(r, forbidden)

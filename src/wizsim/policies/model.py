@@ -171,8 +171,11 @@ def _net_bid_weight(net, table, seat, info, hand, bids, forbidden, trust):
     raise TypeError("kernels only")
 
 
-_REFUSAL = ("a net model seat in kernels compiled without net's code: give records.Opponents net=True "
-            "where a seat's model is MODEL_NET")
+@kernel
+def _refuse_net():
+    """The refusal of a net seat in kernels compiled without net's code (one raise, shared by both gates)."""
+    raise ValueError("a net model seat in kernels compiled without net's code: give records.Opponents net=True "
+                     "where a seat's model is MODEL_NET")
 
 
 @overload(_net_bid_weight)
@@ -181,8 +184,7 @@ def _net_bid_weight_typed(net, table, seat, info, hand, bids, forbidden, trust):
     bug, refused."""
     if isinstance(net, types.NoneType):
         def refuse(net, table, seat, info, hand, bids, forbidden, trust):
-            if seat >= 0:  # always; a branch, so that the call types as a (weight, bid), not None
-                raise ValueError(_REFUSAL)
+            _refuse_net()
             return 0.0, np.int64(-1)
         return refuse
     return lambda net, table, seat, info, hand, bids, forbidden, trust: net_bid_weight(table, seat, info, hand, bids,
@@ -198,8 +200,7 @@ def _net_trump_weight(net, table, players, r, dealer_hand, named, trust):
 def _net_trump_weight_typed(net, table, players, r, dealer_hand, named, trust):
     if isinstance(net, types.NoneType):
         def refuse(net, table, players, r, dealer_hand, named, trust):
-            if players >= 0:  # always, as in ``_net_bid_weight_typed``
-                raise ValueError(_REFUSAL)
+            _refuse_net()
             return 0.0
         return refuse
     return lambda net, table, players, r, dealer_hand, named, trust: net_trump_weight(table, players, r, dealer_hand,

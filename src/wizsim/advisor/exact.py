@@ -30,7 +30,7 @@ import numpy as np
 
 from wizsim.bits import bit
 from wizsim.cards import FIRST_JESTER, FIRST_WIZARD, N_RANKS, mask_to_cards
-from wizsim.policies.model import MODEL_BLIND, bid_weight, model_bid, named_trump_likelihood
+from wizsim.policies.model import MODEL_BLIND, MODEL_NET, bid_weight, model_bid, named_trump_likelihood, seat_bid_weight
 from wizsim.policies.records import RoundInfo
 from wizsim.rules.kernels import trick_winners
 
@@ -73,17 +73,21 @@ def seat_weights(q, model, turn_up: int, cards: np.ndarray) -> dict[int, np.ndar
     weights: dict[int, np.ndarray] = {}
     bids = np.full(q.players, -1, np.int8)
     for s, heard in enumerate(q.earlier_bids or ()):
-        if model.kinds[s] != MODEL_BLIND and model.bid_trust > 0:
-            info = RoundInfo(q.players, 1, bool(q.hook), turn_up, q.trump)
+        info = RoundInfo(q.players, 1, bool(q.hook), turn_up, q.trump)
+        bids[s] = heard
+        if model.kinds[s] == MODEL_NET and model.bid_trust > 0:
+            weights[s] = np.array([seat_bid_weight(model.record(), s, info, np.uint64(bit(int(c))), bids, -1)[0]
+                                   for c in cards])
+        elif model.kinds[s] != MODEL_BLIND and model.bid_trust > 0:
             weights[s] = np.array([bid_weight(model_bid(model.kinds[s], model.params[s], model.table, s, info,
                                                         np.uint64(bit(int(c))), bids, -1), heard, 1, -1,
                                               model.bid_trust)
                                    for c in cards])
-        bids[s] = heard
     dealer = q.players - 1
     if q.dealer_named_trump and model.kinds[dealer] != MODEL_BLIND and model.trump_trust > 0:
         w = np.array([named_trump_likelihood(model.kinds[dealer], model.params[dealer], model.table, model.trump_trust,
-                                             q.players, 1, np.uint64(bit(int(c))), q.trump) for c in cards])
+                                             q.players, 1, np.uint64(bit(int(c))), q.trump, model.record().net)
+                      for c in cards])
         weights[dealer] = weights.get(dealer, 1.0) * w
     return weights
 

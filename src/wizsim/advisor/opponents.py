@@ -2,8 +2,8 @@
 
 ``opponent_names`` reads the ``policy`` argument (one name for every other seat, or one per other seat in
 seat order), and ``OpponentModel`` turns the names into what the kernels of ``policies.model`` read:
-per 0-based seat a model kind (blind for a policy whose bids ignore its hand, else the heuristic's
-decisions with that policy's parameters) and a parameter row, plus the two trusts, the play noise of its
+per 0-based seat a model kind (blind for a policy whose bids ignore its hand; net's own bid and trump
+networks for ``net``; else the heuristic's decisions with that policy's parameters) and a parameter row, plus the two trusts, the play noise of its
 simulations and the two doubts (the table's type and each seat's, ``policies.model``). A search policy is
 modelled by the heuristic's decisions with its ``bid_shift``: asking the search itself for its bid
 thousands of times per answer would cost minutes.
@@ -19,7 +19,8 @@ import numpy as np
 from wizsim.advisor.question import AdviceError, AdviceTypeError, builtin_policy
 from wizsim.cards import shorten
 from wizsim.policies import N_PARAMS, check_policy, make_slots, parse_policy
-from wizsim.policies.model import MODEL_BLIND, MODEL_HEURISTIC
+from wizsim.policies.model import MODEL_BLIND, MODEL_HEURISTIC, MODEL_NET
+from wizsim.policies.records import Opponents
 
 DEFAULT_OPPONENTS = "heuristic"
 # How far heard bids (and a dealer's named suit) and chosen cards are trusted by default: fitted by
@@ -189,7 +190,8 @@ class OpponentModel:
         params = np.zeros((len(names), N_PARAMS), np.float64)
         for s, name in enumerate(names):
             spec = parse_policy(name)
-            kinds[s] = MODEL_BLIND if spec.entry.hand_blind else MODEL_HEURISTIC
+            kinds[s] = (MODEL_BLIND if spec.entry.hand_blind else MODEL_NET if spec.entry.name == "net"
+                        else MODEL_HEURISTIC)
             params[s] = spec.params_row()
         return cls(tuple(names), me, kinds, params, slots.table, bid_trust, play_trust, play_noise, tuple(labels),
                    doubt, seat_doubt, trump_trust)
@@ -197,6 +199,13 @@ class OpponentModel:
     @property
     def players(self) -> int:
         return len(self.names)
+
+    def record(self) -> Opponents:
+        """The model as the kernels take it (``records.Opponents``): its ``net`` True only where a seat's
+        model is net, so that advice at any other table compiles none of net's code."""
+        net = True if (self.kinds == MODEL_NET).any() else None
+        return Opponents(self.kinds, self.params, self.table, float(self.bid_trust), float(self.play_trust),
+                         float(self.trump_trust), net)
 
     def reads_bids(self, seats) -> bool:
         """Whether any of these seats' bids tells something under the model."""

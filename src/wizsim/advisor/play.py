@@ -277,10 +277,7 @@ def weigh_worlds(q: PlayQuestion, state, model, worlds, turn_ups, seed: int, fir
 
 def _opponents(model):
     """The opponents' ``model`` as the kernels take it (``records.Opponents``)."""
-    from wizsim.policies.records import Opponents
-
-    return Opponents(model.kinds, model.params, model.table, float(model.bid_trust), float(model.play_trust),
-                     float(model.trump_trust))
+    return model.record()
 
 
 def _round_info(a: dict):
@@ -327,7 +324,8 @@ def _bound(q: PlayQuestion, state, model) -> float:
                                   np.zeros(a["players"]))[0])
     bound = bids_bound(model.kinds, float(model.bid_trust), a["players"], a["r"], a["hook"], a["me"], a["bids"],
                        a["players"])
-    return float(bound * (named_trump_bound(float(model.trump_trust)) if _named_suit(q) >= 0 else 1.0))
+    return float(bound * (named_trump_bound(model.kinds[-1], float(model.trump_trust)) if _named_suit(q) >= 0
+                          else 1.0))
 
 
 def _warning(q: PlayQuestion, model, like: np.ndarray, model_bids: np.ndarray, named_ok: np.ndarray) -> str | None:

@@ -165,8 +165,7 @@ def deal_types(setup, seed: int, first_index: int, seat_model: np.ndarray):
 
 def opponents(setup) -> Opponents:
     """The opponents' model of ``setup`` as the kernels take it (``records.Opponents``)."""
-    m = setup["model"]
-    return Opponents(m.kinds, m.params, m.table, float(m.bid_trust), float(m.play_trust), float(m.trump_trust))
+    return setup["model"].record()
 
 
 def round_info(setup) -> RoundInfo:
@@ -413,7 +412,7 @@ def evidence_bound(setup) -> float:
     bound = bids_bound(m.kinds, float(m.bid_trust), setup["players"], setup["r"], setup["hook"], setup["seat"],
                        setup["fixed_bids"], np.int64(setup["n_heard"]))
     if setup["named"] != NO_NAMED:
-        bound *= named_trump_bound(float(m.trump_trust))
+        bound *= named_trump_bound(m.kinds[-1], float(m.trump_trust))
     if in_doubt(setup):  # the mixture's weight with each seat's model part at its largest
         from wizsim.policies.model import seat_mixture
 
@@ -431,7 +430,7 @@ def seat_bounds(setup) -> np.ndarray:
 def heard_bounds(model, players: int, r: int, hook: bool, me: int, bids, n_heard: int, named: bool) -> np.ndarray:
     """Per seat, the largest probability of its first ``n_heard`` heard bids (and, with ``named``, of the
     dealer's named suit) under ``model``, whatever the deal: what rejection control bounds a mixture by."""
-    from wizsim.policies.model import MODEL_BLIND, max_bid_weight, n_legal_bids, named_trump_bound
+    from wizsim.policies.model import MODEL_BLIND, MODEL_NET, max_bid_weight, n_legal_bids, named_trump_bound
     from wizsim.rules.kernels import forbidden_bid
 
     out = np.ones(players, np.float64)
@@ -441,11 +440,16 @@ def heard_bounds(model, players: int, r: int, hook: bool, me: int, bids, n_heard
         forbidden = forbidden_bid(hook, s, players, r, total)
         if s != me:
             modelled = model.kinds[s] != MODEL_BLIND and model.bid_trust > 0
-            out[s] = (max_bid_weight(b, r, forbidden, float(model.bid_trust)) if modelled
-                      else 1.0 / n_legal_bids(r, forbidden))
+            trust = float(model.bid_trust)
+            if not modelled:
+                out[s] = 1.0 / n_legal_bids(r, forbidden)
+            elif model.kinds[s] == MODEL_NET:  # a softmax of 1
+                out[s] = trust + (1.0 - trust) / n_legal_bids(r, forbidden)
+            else:
+                out[s] = max_bid_weight(b, r, forbidden, trust)
         total += b
     if named:
-        out[players - 1] *= named_trump_bound(float(model.trump_trust))
+        out[players - 1] *= named_trump_bound(model.kinds[-1], float(model.trump_trust))
     return out
 
 

@@ -86,7 +86,7 @@ def bid_log_likelihoods(players: int, r: int, hook: bool, hands, turn_up: int, t
         kinds[s] = MODEL_HEURISTIC
         for g, shift in enumerate(SHIFT_GRID):
             params[s, P_BID_SHIFT] = shift
-            out[s, g] = np.log(bids_likelihood(Opponents(kinds, params, slots.table, DEFAULT_BID_TRUST, 0.0, DEFAULT_BID_TRUST), info,
+            out[s, g] = np.log(bids_likelihood(Opponents(kinds, params, slots.table, DEFAULT_BID_TRUST, 0.0, DEFAULT_BID_TRUST, None), info,
                                                -1, hands, bids, players, model_bids))
     return out
 

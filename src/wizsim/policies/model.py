@@ -9,7 +9,8 @@ likelihood of the observations given a *world* (a full deal of the hidden cards)
 
 A model of a seat is a kind (``MODEL_BLIND``: its choices tell nothing about its cards, as for the
 ``random`` policy; ``MODEL_HEURISTIC``: it decides as the heuristic would, with that seat's policy
-parameters, e.g. ``bid_shift``) and a trust. Decisions are soft: a deterministic policy's choice ``c*``
+parameters, e.g. ``bid_shift``; ``MODEL_NET``: its bid and named suit are the learned policy ``net``'s,
+below) and a trust. Decisions are soft: a deterministic policy's choice ``c*``
 gets most of the mass and the rest is spread over the other legal choices, nearer ones likelier,
 
 - a bid ``b`` heard from a seat whose model bids ``b*``: ``rho ** |b - b*| / Z(b*)`` with
@@ -20,6 +21,22 @@ gets most of the mass and the rest is spread over the other legal choices, neare
   suit in ``C`` and ``rho`` for the others, normalised over the four suits (the same ``rho``);
 - a card ``c`` chosen among ``n`` legal cards where the model plays ``c*``: ``1 / (1 + (n-1) rho_p)``
   when ``c == c*``, ``rho_p / (1 + (n-1) rho_p)`` otherwise, with ``rho_p = 1 - play_trust``.
+
+A ``net`` seat (``MODEL_NET``) is weighed by net's own networks (``policies.net``), whose softmax is already
+a soft choice:
+
+- a heard bid ``b``: ``bid_trust * softmax(b) + (1 - bid_trust) / n``, the softmax of the bid network's
+  outputs over the ``n`` legal bids for the seat's observation at its bid (its whole hand, the turned-up
+  card, the trump, the earlier seats' bids, the hook; ``net_bid_weight``); its model bid (``model_bids``,
+  the explanations') is net's own, the highest output;
+- a named suit ``s``: ``trump_trust * softmax(s) + (1 - trump_trust) / 4`` over the trump network's scores
+  of the four suits (``net_trump_weight``);
+- its cards chosen (``play_seat_likelihoods``, ``play_likelihoods``, ``trick_likelihood``, ``play_choices``)
+  are weighed against the heuristic's card, as a ``MODEL_HEURISTIC`` seat's are.
+
+Net's code is compiled only where some seat's model is net: the kinds are runtime values, so the record's
+``Opponents.net`` field (True, or None) chooses by its type (``_net_bid_weight``, as ``policies.dispatch``
+chooses net's deciders); with None a ``MODEL_NET`` seat is refused (ValueError), never weighed as another.
 
 The table's type. The opponents are unknown, so the model is a mixture over two *types* of table, shared
 by every other seat: the *model* type (each seat as above) with prior ``1 - doubt``, and the *blind*
@@ -54,16 +71,21 @@ The kernels take the model and what was seen as named records (``policies.record
 from __future__ import annotations
 
 import numpy as np
+from numba.core import types
+from numba.extending import overload
 
 from wizsim._numba import inline_kernel, kernel
 from wizsim.bits import ZERO, bit, popcount
 from wizsim.policies.heuristic import heuristic_bid, heuristic_card, heuristic_obs_card, heuristic_trump_choices
+from wizsim.policies.net import MAX_BID, net_bid_softmax, net_trump_softmax
+from wizsim.policies.observation import observe
 from wizsim.policies.records import Log, RoundInfo, RoundState
 from wizsim.policies.rollout import play_tricks
 from wizsim.rules.kernels import LED_NONE, STRENGTH, forbidden_bid, legal_mask, next_led
 
 MODEL_BLIND = 0
 MODEL_HEURISTIC = 1
+MODEL_NET = 2
 
 
 @kernel
@@ -122,13 +144,89 @@ def model_bid(kind, params, table, seat, info, hand, bids, forbidden):
 
 
 @kernel
+def net_bid_weight(table, seat, info, hand, bids, forbidden, trust):
+    """(P(the seat bids ``bids[seat]`` | its model is net), net's own bid): ``trust`` times the bid network's
+    softmax over the legal bids, for the seat's observation at its bid (``hand``, the earlier seats'
+    ``bids``, the round ``info``), plus ``1 - trust`` spread uniformly over the legal bids."""
+    probs = np.empty(MAX_BID + 1, np.float64)
+    state = RoundState(np.zeros(info.players, np.uint64), np.zeros(info.players, np.uint64),
+                       np.zeros(info.players, np.int8), np.full(info.players, -1, np.int8), bids,
+                       np.zeros(info.players, np.int8))
+    choice = net_bid_softmax(table, observe(info, state, seat, hand, ZERO, forbidden, ZERO, 0, LED_NONE, -1), probs)
+    return trust * probs[bids[seat]] + (1.0 - trust) / n_legal_bids(info.r, forbidden), np.int64(choice)
+
+
+@kernel
+def net_trump_weight(table, players, r, dealer_hand, named, trust):
+    """P(a dealer holding ``dealer_hand`` names suit ``named`` | its model is net): ``trust`` times the trump
+    network's softmax over the four suits, plus ``1 - trust`` spread over them."""
+    probs = np.empty(4, np.float64)
+    net_trump_softmax(table, dealer_hand, players, r, probs)
+    return trust * probs[named] + (1.0 - trust) / 4.0
+
+
+def _net_bid_weight(net, table, seat, info, hand, bids, forbidden, trust):
+    """``net_bid_weight`` where ``net`` is not None (kernels only, as ``policies.dispatch._net``: the model's
+    kinds are runtime values, so net's code is chosen by the type of ``Opponents.net``)."""
+    raise TypeError("kernels only")
+
+
+@kernel
+def _refuse_net():
+    """The refusal of a net seat in kernels compiled without net's code (one raise, shared by both gates)."""
+    raise ValueError("a net model seat in kernels compiled without net's code: give records.Opponents net=True "
+                     "where a seat's model is MODEL_NET")
+
+
+@overload(_net_bid_weight)
+def _net_bid_weight_typed(net, table, seat, info, hand, bids, forbidden, trust):
+    """None: no seat's model is net, and its networks are not compiled in; a net seat there is a caller's
+    bug, refused."""
+    if isinstance(net, types.NoneType):
+        def refuse(net, table, seat, info, hand, bids, forbidden, trust):
+            _refuse_net()
+            return 0.0, np.int64(-1)
+        return refuse
+    return lambda net, table, seat, info, hand, bids, forbidden, trust: net_bid_weight(table, seat, info, hand, bids,
+                                                                                       forbidden, trust)
+
+
+def _net_trump_weight(net, table, players, r, dealer_hand, named, trust):
+    """``net_trump_weight`` where ``net`` is not None (kernels only, as ``_net_bid_weight``)."""
+    raise TypeError("kernels only")
+
+
+@overload(_net_trump_weight)
+def _net_trump_weight_typed(net, table, players, r, dealer_hand, named, trust):
+    if isinstance(net, types.NoneType):
+        def refuse(net, table, players, r, dealer_hand, named, trust):
+            _refuse_net()
+            return 0.0
+        return refuse
+    return lambda net, table, players, r, dealer_hand, named, trust: net_trump_weight(table, players, r, dealer_hand,
+                                                                                      named, trust)
+
+
+@kernel
+def seat_bid_weight(opponents, seat, info, hand, bids, forbidden):
+    """(P(0-based ``seat`` bids ``bids[seat]`` | its model, its whole ``hand``), its model's bid) for a seat
+    whose model is not blind, at ``opponents.bid_trust`` (above 0): ``bid_weight`` of the heuristic's bid,
+    or for a net seat ``net_bid_weight``. ``opponents``: an ``Opponents``; ``info``: the round's ``RoundInfo``."""
+    kind, trust = opponents.kinds[seat], opponents.bid_trust
+    if kind == MODEL_NET:
+        return _net_bid_weight(opponents.net, opponents.table, seat, info, hand, bids, forbidden, trust)
+    m = model_bid(kind, opponents.params[seat], opponents.table, seat, info, hand, bids, forbidden)
+    return bid_weight(m, bids[seat], info.r, forbidden, trust), np.int64(m)
+
+
+@kernel
 def bids_likelihood(opponents, info, me, hands, bids, n_heard, model_bids):
     """The likelihood of the first ``n_heard`` seats' bids ``bids`` given each seat's whole hand
-    ``hands[s]`` (the cards it was dealt this round): the product of ``bid_weight`` at
+    ``hands[s]`` (the cards it was dealt this round): the product of ``seat_bid_weight`` at
     ``opponents.bid_trust`` over the seats other than ``me`` whose model is not blind. ``opponents``: an
     ``Opponents``; ``info``: the round's ``records.RoundInfo``. ``model_bids`` (players,) int8 gets each
-    seat's model bid (-1: not asked)."""
-    kinds, params, table, trust = opponents.kinds, opponents.params, opponents.table, opponents.bid_trust
+    seat's model bid (-1: not asked; a net seat's: net's own, its highest logit)."""
+    kinds, trust = opponents.kinds, opponents.bid_trust
     players, r, hook = info.players, info.r, info.hook
     like = 1.0
     total = 0
@@ -137,9 +235,13 @@ def bids_likelihood(opponents, info, me, hands, bids, n_heard, model_bids):
     for s in range(n_heard):
         forbidden = forbidden_bid(hook, s, players, r, total)
         if s != me and kinds[s] != MODEL_BLIND and trust > 0.0:
-            m = model_bid(kinds[s], params[s], table, s, info, hands[s], bids, forbidden)
+            if kinds[s] == MODEL_NET:  # ``seat_bid_weight``, written out: one kernel layer less to compile
+                w, m = _net_bid_weight(opponents.net, opponents.table, s, info, hands[s], bids, forbidden, trust)
+            else:
+                m = model_bid(kinds[s], opponents.params[s], opponents.table, s, info, hands[s], bids, forbidden)
+                w = bid_weight(m, bids[s], r, forbidden, trust)
             model_bids[s] = m
-            like *= bid_weight(m, bids[s], r, forbidden, trust)
+            like *= w
         total += bids[s]
     return like
 
@@ -152,24 +254,34 @@ def bids_bound(kinds, trust, players, r, hook, me, bids, n_heard):
     for s in range(n_heard):
         forbidden = forbidden_bid(hook, s, players, r, total)
         if s != me and kinds[s] != MODEL_BLIND and trust > 0.0:
-            bound *= max_bid_weight(bids[s], r, forbidden, trust)
+            if kinds[s] == MODEL_NET:  # a softmax of 1
+                bound *= trust + (1.0 - trust) / n_legal_bids(r, forbidden)
+            else:
+                bound *= max_bid_weight(bids[s], r, forbidden, trust)
         total += bids[s]
     return bound
 
 
 @kernel
-def named_trump_likelihood(kind, params, table, trust, players, r, dealer_hand, named):
-    """The likelihood that the dealer, holding ``dealer_hand``, named suit ``named`` on a turned-up Wizard."""
+def named_trump_likelihood(kind, params, table, trust, players, r, dealer_hand, named, net):
+    """The likelihood that the dealer, holding ``dealer_hand``, named suit ``named`` on a turned-up Wizard
+    (``trump_weight`` of the heuristic's choices; for a net dealer ``net_trump_weight``; ``net``: the
+    ``Opponents.net`` flag, None where no model is net)."""
     if kind == MODEL_BLIND or trust <= 0.0:
         return 1.0
+    if kind == MODEL_NET:
+        return _net_trump_weight(net, table, players, r, dealer_hand, named, trust)
     return trump_weight(heuristic_trump_choices(params, table, players, r, dealer_hand), named, trust)
 
 
 @kernel
-def named_trump_bound(trust):
-    """The largest value ``named_trump_likelihood`` can take (a dealer whose only choice is the suit)."""
+def named_trump_bound(kind, trust):
+    """The largest value ``named_trump_likelihood`` can take for a dealer of model ``kind`` (a dealer whose
+    only choice is the suit; for net, a softmax of 1)."""
     if trust <= 0.0:
         return 1.0
+    if kind == MODEL_NET:
+        return trust + (1.0 - trust) / 4.0
     return trump_weight(1, 0, trust)
 
 
@@ -326,8 +438,8 @@ def blind_bids_likelihood(kinds, trust, players, r, hook, me, bids, n_heard, eve
 def seat_factors(opponents, info, me, hands, bids, n_heard, named, model_bids, blind, factors):
     """Per 0-based seat, ``factors[s]`` the probability of what seat ``s`` was heard doing given its whole
     hand ``hands[s]``: under its model (``blind`` False), its bid (``bid_weight`` of the model bid
-    ``model_bids[s]`` that ``bids_likelihood`` left there, or ``1 / n_legal_bids`` where the model's bid
-    tells nothing) and, for an opponent dealer when ``named`` >= 0, the suit it named; if the seat is blind
+    ``model_bids[s]`` that ``bids_likelihood`` left there, for a net seat ``seat_bid_weight`` again, or
+    ``1 / n_legal_bids`` where the model's bid tells nothing) and, for an opponent dealer when ``named`` >= 0, the suit it named; if the seat is blind
     (``blind`` True, the same for every hand), ``1 / n_legal_bids`` and 1/4 for the suit. 1 for the
     player's own seat and the seats not heard. Under the model their product is ``bids_likelihood`` times
     ``named_trump_likelihood`` times ``blind_bids_likelihood(..., every=False)``. ``opponents``: an
@@ -341,7 +453,11 @@ def seat_factors(opponents, info, me, hands, bids, n_heard, named, model_bids, b
         forbidden = forbidden_bid(hook, s, players, r, total)
         if s != me:
             if model_bids[s] >= 0 and not blind:
-                factors[s] = bid_weight(model_bids[s], bids[s], r, forbidden, trust)
+                if kinds[s] == MODEL_NET:  # a softmax, not a function of net's own bid
+                    factors[s] = _net_bid_weight(opponents.net, opponents.table, s, info, hands[s], bids, forbidden,
+                                                 trust)[0]
+                else:
+                    factors[s] = bid_weight(model_bids[s], bids[s], r, forbidden, trust)
             else:
                 factors[s] = 1.0 / n_legal_bids(r, forbidden)
         total += bids[s]
@@ -349,7 +465,7 @@ def seat_factors(opponents, info, me, hands, bids, n_heard, named, model_bids, b
     if named >= 0 and dealer != me:
         factors[dealer] *= 0.25 if blind else named_trump_likelihood(kinds[dealer], params[dealer], table,
                                                                      opponents.trump_trust, players, r,
-                                                                     hands[dealer], named)
+                                                                     hands[dealer], named, opponents.net)
 
 
 @kernel

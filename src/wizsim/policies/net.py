@@ -334,11 +334,18 @@ def net_card(table, obs):
 
 
 @kernel
-def net_bid(table, obs):
-    """The bid network's choice: the allowed bid (0..r, never the hook's forbidden one) of highest logit."""
+def bid_hidden(table, obs):
+    """The bid network's last hidden layer for ``obs`` (its logits are ``logit`` of it)."""
     x, h1, h2 = scratch(D_BID, BID_H1, BID_H2)
     bid_features(obs, x)
     hidden(table, x, D_BID, _BW1, _BB1, h1, _BW2, _BB2, h2)
+    return h2
+
+
+@kernel
+def net_bid(table, obs):
+    """The bid network's choice: the allowed bid (0..r, never the hook's forbidden one) of highest logit."""
+    h2 = bid_hidden(table, obs)
     best = -1.0e300
     choice = 0
     for b in range(obs.r + 1):
@@ -349,6 +356,47 @@ def net_bid(table, obs):
             best = v
             choice = b
     return choice
+
+
+@kernel
+def net_bid_softmax(table, obs, probs):
+    """The bid network's softmax over the allowed bids: ``probs`` (at least r + 1,) gets, for each bid 0..r,
+    its probability (0 for the hook's forbidden bid), and the bid of highest logit (``net_bid``'s choice)
+    is returned. The opponents' model reads it as a bid's likelihood given a hand (``policies.model``)."""
+    h2 = bid_hidden(table, obs)
+    best = -1.0e300
+    choice = 0
+    for b in range(obs.r + 1):
+        probs[b] = 0.0
+        if b != obs.forbidden:
+            probs[b] = logit(table, h2, _BW3, _BB3, b)
+            if probs[b] > best:
+                best = probs[b]
+                choice = b
+    z = 0.0
+    for b in range(obs.r + 1):
+        if b != obs.forbidden:
+            probs[b] = np.exp(probs[b] - best)
+            z += probs[b]
+    for b in range(obs.r + 1):
+        probs[b] /= z
+    return choice
+
+
+@kernel
+def net_trump_softmax(table, hand, players, r, probs):
+    """The trump network's softmax over the four suits for a dealer holding ``hand``: ``probs`` (4,) the
+    probability of naming each suit (the opponents' model's likelihood of a named suit)."""
+    best = -1.0e300
+    for s in range(4):
+        probs[s] = trump_score(table, hand, players, r, s)
+        best = max(best, probs[s])
+    z = 0.0
+    for s in range(4):
+        probs[s] = np.exp(probs[s] - best)
+        z += probs[s]
+    for s in range(4):
+        probs[s] /= z
 
 
 @kernel

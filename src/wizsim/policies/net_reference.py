@@ -147,3 +147,22 @@ def net_trump(weights: np.ndarray, obs) -> int:
     scores = [forward(weights, "trump", trump_features(int(obs.hand), int(obs.players), int(obs.r), s))[0]
               for s in range(4)]
     return max(range(4), key=lambda s: (scores[s], -s))
+
+
+def _softmax(z: np.ndarray) -> np.ndarray:
+    e = np.exp(z - z.max())
+    return e / e.sum()
+
+
+def bid_softmax(weights: np.ndarray, obs) -> np.ndarray:
+    """(r + 1,) the bid network's softmax over the allowed bids (0 for the hook's forbidden bid)."""
+    z = forward(weights, "bid", bid_features(obs))[:int(obs.r) + 1]
+    allowed = np.array([b != obs.forbidden for b in range(int(obs.r) + 1)])
+    out = np.zeros(int(obs.r) + 1)
+    out[allowed] = _softmax(z[allowed])
+    return out
+
+
+def trump_softmax(weights: np.ndarray, hand: int, players: int, r: int) -> np.ndarray:
+    """(4,) the trump network's softmax over the suits a dealer holding ``hand`` may name."""
+    return _softmax(np.array([forward(weights, "trump", trump_features(hand, players, r, s))[0] for s in range(4)]))

@@ -33,10 +33,12 @@ Seats are 0-based (index 0 = seat 1, bids first and leads trick one; ``players -
 
 The opponents' model (``policies.model``) takes three more:
 
-``Opponents(kinds, params, table, bid_trust, play_trust, trump_trust)``
-    each seat's model: its kind (players,) int8 (``MODEL_BLIND``, ``MODEL_HEURISTIC``) and policy
-    parameters (players, k) float64, the data the policies share (m,) float64, and how far the heard
-    bids, the cards chosen and a dealer's named suit are trusted (float).
+``Opponents(kinds, params, table, bid_trust, play_trust, trump_trust, net)``
+    each seat's model: its kind (players,) int8 (``MODEL_BLIND``, ``MODEL_HEURISTIC``, ``MODEL_NET``) and
+    policy parameters (players, k) float64, the data the policies share (m,) float64 (net's weights
+    included where a model is net), how far the heard bids, the cards chosen and a dealer's named suit
+    are trusted (float), and ``net``: True where a seat's model is ``MODEL_NET``, else None (the default),
+    so that kernels built for a table without one compile none of net's code (``policies.model``).
 ``Evidence(bids, n_heard, named, seat_played, order, n_played)``
     what the seat heard and saw: the bids (players,) int8 of which the first ``n_heard`` were heard,
     the suit an opponent dealer named on a turned-up Wizard (-2 or -1: none; int), the cards each seat
@@ -67,7 +69,8 @@ RoundState = namedtuple("RoundState", ("live", "seat_played", "voids", "trick_ca
 Seats = namedtuple("Seats", ("seat_slot", "slot_kind", "slot_params", "table"))
 Fixed = namedtuple("Fixed", ("hands", "turn_up_pool", "trump", "bid_mode", "bids"))
 Log = namedtuple("Log", ("want", "cards", "leader", "winner"))
-Opponents = namedtuple("Opponents", ("kinds", "params", "table", "bid_trust", "play_trust", "trump_trust"))
+Opponents = namedtuple("Opponents", ("kinds", "params", "table", "bid_trust", "play_trust", "trump_trust", "net"),
+                       defaults=(None,))
 Evidence = namedtuple("Evidence", ("bids", "n_heard", "named", "seat_played", "order", "n_played"))
 TableDoubt = namedtuple("TableDoubt", ("doubt", "seat_doubt", "seat_blind"))
 

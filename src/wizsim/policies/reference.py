@@ -338,13 +338,14 @@ def sample_world(stream: Stream, players, r, me, hand, unseen, needs, voids, poo
     twins, the bound its largest value; after ``max_tries`` the likeliest deal drawn stands (a legal
     state always gets a world)."""
     dealer = players - 1
-    opponents = Opponents(kinds, mparams, table, trust, trick[0] if trick is not None else 0.0, trust)
+    opponents = Opponents(kinds, mparams, table, trust, trick[0] if trick is not None else 0.0, trust, None)
     bound = 1.0
     for s in range(n_heard):
         if s != me and kinds[s] != MODEL_BLIND and trust > 0:
-            bound *= max_bid_weight(bids[s], r, forbidden_bid(hook, s, players, r, sum(bids[:s])), trust)
-    if trump_evidence and trust > 0:
-        bound *= trump_weight([0], 0, trust)
+            bound *= _max_seat_bid_weight(kinds[s], bids[s], r, forbidden_bid(hook, s, players, r, sum(bids[:s])),
+                                         trust)
+    if trump_evidence:
+        bound *= named_trump_bound(kinds[dealer], trust)
     best = (-1.0, FAILED, None)
     for tries in range(1, max_tries + 1):
         turn_up, world = draw_world(stream, players, me, hand, unseen, needs, voids, pool, 1)
@@ -558,6 +559,7 @@ def search_trump(params, table, players: int, r: int, hook: bool, hand, turn_up:
 # --- the opponents' model (policies.model), written from its docstring ---
 
 MODEL_BLIND = 0
+MODEL_NET = 2
 
 
 def _mask_cards(mask: int) -> list[int]:
@@ -595,28 +597,74 @@ def card_weight(is_choice: bool, n_legal: int, trust: float) -> float:
     return (raw[0] if is_choice else rho) / sum(raw)
 
 
+def net_bid_weight(table, seat, info, hand: int, bids, forbidden: int, trust: float) -> tuple[float, int]:
+    """(trust times the bid network's softmax of the heard bid ``bids[seat]`` plus the uniform rest, net's
+    own bid), by ``policies.net_reference``."""
+    from types import SimpleNamespace
+
+    from wizsim.policies import net_reference
+    from wizsim.policies.net import NET_OFFSET
+
+    obs = SimpleNamespace(seat=seat, players=info.players, r=info.r, hook=info.hook, hand=int(hand),
+                          forbidden=forbidden, turn_up=info.turn_up, trump=info.trump, bids=list(bids))
+    probs = net_reference.bid_softmax(table[NET_OFFSET:], obs)
+    legal = [b for b in range(info.r + 1) if b != forbidden]
+    return trust * probs[bids[seat]] + (1.0 - trust) / len(legal), max(legal, key=lambda b: (probs[b], -b))
+
+
+def seat_bid_weight(opponents, seat, info, hand: int, bids, forbidden: int) -> tuple[float, int]:
+    """(P(the seat's heard bid | its model, its hand), its model's bid): net's softmax for a net seat,
+    else ``bid_weight`` of the heuristic twin's bid."""
+    kind, params, table, trust = opponents.kinds[seat], opponents.params[seat], opponents.table, opponents.bid_trust
+    if kind == MODEL_NET:
+        return net_bid_weight(table, seat, info, hand, bids, forbidden, trust)
+    m = heuristic_bid(params, table, seat, info.players, info.r, _mask_cards(int(hand)), info.trump, bids, forbidden)
+    return bid_weight(m, bids[seat], info.r, forbidden, trust), m
+
+
+def _max_seat_bid_weight(kind, heard: int, r: int, forbidden: int, trust: float) -> float:
+    """The largest ``seat_bid_weight`` of ``heard`` whatever the hand: for net, a softmax of 1."""
+    if kind == MODEL_NET:
+        return trust + (1.0 - trust) / n_legal_bids(r, forbidden)
+    return max_bid_weight(heard, r, forbidden, trust)
+
+
 def bids_likelihood(opponents, info, me, hands, bids, n_heard):
     """(likelihood, model bids) of the first ``n_heard`` heard bids; ``hands[s]`` a mask of seat s's cards;
     ``opponents`` a ``records.Opponents`` (its bid trust), ``info`` a ``records.RoundInfo``."""
     from wizsim.rules.reference import forbidden_bid
 
-    kinds, params, table, trust = opponents.kinds, opponents.params, opponents.table, opponents.bid_trust
-    players, r, hook, trump = info.players, info.r, info.hook, info.trump
+    kinds, trust = opponents.kinds, opponents.bid_trust
+    players, r, hook = info.players, info.r, info.hook
     like = 1.0
     model_bids = [-1] * players
     for s in range(n_heard):
         forbidden = forbidden_bid(hook, s, players, r, sum(bids[:s]))
         if s != me and kinds[s] != MODEL_BLIND and trust > 0.0:
-            m = heuristic_bid(params[s], table, s, players, r, _mask_cards(int(hands[s])), trump, bids, forbidden)
-            model_bids[s] = m
-            like *= bid_weight(m, bids[s], r, forbidden, trust)
+            w, model_bids[s] = seat_bid_weight(opponents, s, info, hands[s], bids, forbidden)
+            like *= w
     return like, model_bids
 
 
-def named_trump_likelihood(kind, params, table, trust, players, r, dealer_hand: int, named: int) -> float:
+def named_trump_likelihood(kind, params, table, trust, players, r, dealer_hand: int, named: int, net=None) -> float:
+    """The heuristic's choices weighed by ``trump_weight``; a net dealer by the trump network's softmax
+    (``net`` is the kernels' compile flag, not read here)."""
     if kind == MODEL_BLIND or trust <= 0.0:
         return 1.0
+    if kind == MODEL_NET:
+        from wizsim.policies import net_reference
+        from wizsim.policies.net import NET_OFFSET
+
+        probs = net_reference.trump_softmax(table[NET_OFFSET:], int(dealer_hand), players, r)
+        return trust * probs[named] + (1.0 - trust) / 4.0
     return trump_weight(heuristic_trump_choices(params, table, players, r, _mask_cards(dealer_hand)), named, trust)
+
+
+def named_trump_bound(kind, trust: float) -> float:
+    """The largest ``named_trump_likelihood`` whatever the hand (one choice; for net a softmax of 1)."""
+    if trust <= 0.0:
+        return 1.0
+    return trust + (1.0 - trust) / 4.0 if kind == MODEL_NET else trump_weight([0], 0, trust)
 
 
 def play_likelihood(opponents, info, me, hands, bids, order, n_played) -> float:
@@ -729,21 +777,20 @@ def table_mixture(like_model: float, like_blind: float, doubt: float) -> tuple[f
 
 def seat_factors(opponents, info, me, hands, bids, n_heard, named) -> list[float]:
     """Per seat, P(what it was heard doing | its model, its hand): its bid's weight against the heuristic's
-    bid (uniform over the legal bids when the model's bid tells nothing), times the named suit's weight for
+    bid (net's softmax for a net seat; uniform over the legal bids when the model's bid tells nothing), times the named suit's weight for
     an opponent dealer (``named`` >= 0); 1 for ``me`` and the seats not heard. ``opponents`` a
     ``records.Opponents`` (its bid trust), ``info`` a ``records.RoundInfo``."""
     from wizsim.rules.reference import forbidden_bid
 
     kinds, params, table, trust = opponents.kinds, opponents.params, opponents.table, opponents.bid_trust
-    players, r, hook, trump = info.players, info.r, info.hook, info.trump
+    players, r, hook = info.players, info.r, info.hook
     out = [1.0] * players
     for s in range(n_heard):
         if s == me:
             continue
         forbidden = forbidden_bid(hook, s, players, r, sum(bids[:s]))
         if kinds[s] != MODEL_BLIND and trust > 0.0:
-            m = heuristic_bid(params[s], table, s, players, r, _mask_cards(int(hands[s])), trump, bids, forbidden)
-            out[s] = bid_weight(m, bids[s], r, forbidden, trust)
+            out[s] = seat_bid_weight(opponents, s, info, hands[s], bids, forbidden)[0]
         else:
             out[s] = 1.0 / n_legal_bids(r, forbidden)
     if named >= 0 and players - 1 != me:

@@ -193,11 +193,11 @@ def sample_world(rng, who, view, evidence, table, max_tries, world):
     unseen, pool, needs, kinds, mparams, trust, trump_evidence = view
     voids, seat_played, trump, bids, n_heard, trick = evidence
     play_trust, tricks, played, trick_cards, n_in_trick, leader = trick
-    opponents = Opponents(kinds, mparams, table, trust, play_trust, trust)  # the search: one trust, bids and suit
+    opponents = Opponents(kinds, mparams, table, trust, play_trust, trust, None)  # the search: one trust; no net model
     dealer = players - 1
     bound = bids_bound(kinds, trust, players, r, hook, me, bids, n_heard)
     if trump_evidence:
-        bound *= named_trump_bound(trust)
+        bound *= named_trump_bound(kinds[dealer], trust)
     whole = np.empty(players, np.uint64)
     best_world = np.zeros(players, np.uint64)
     model_bids = np.empty(players, np.int8)
@@ -213,7 +213,7 @@ def sample_world(rng, who, view, evidence, table, max_tries, world):
         like = bids_likelihood(opponents, info, me, whole, bids, n_heard, model_bids)
         if trump_evidence:
             like *= named_trump_likelihood(kinds[dealer], mparams[dealer], table, trust, players, r, whole[dealer],
-                                           trump)
+                                           trump, None)
         if play_trust > 0.0 and n_in_trick > 0:  # a card weighs at most 1: the bound stands
             like *= trick_likelihood(opponents, info, RoundState(world, seat_played, voids, trick_cards, bids, tricks),
                                      me, played, n_in_trick, leader)

@@ -55,8 +55,9 @@ def heard_likelihood(opponents, info, me, hands, bids, n_heard, named, model_bid
     if named < 0 or dealer == me:
         return value, True
     kind, params, table = opponents.kinds[dealer], opponents.params[dealer], opponents.table
-    value *= named_trump_likelihood(kind, params, table, opponents.trump_trust, players, r, hands[dealer], named)
-    possible = named_trump_likelihood(kind, params, table, 1.0, players, r, hands[dealer], named) > 0.0
+    net = opponents.net
+    value *= named_trump_likelihood(kind, params, table, opponents.trump_trust, players, r, hands[dealer], named, net)
+    possible = named_trump_likelihood(kind, params, table, 1.0, players, r, hands[dealer], named, net) > 0.0
     return value, possible
 
 

@@ -78,14 +78,19 @@ def run_batch(kernel, n: int, block: int, ext, rows) -> None:
             return
         todo = iter(spans)
         lock = threading.Lock()
+        stopped = []  # a span failed, or Ctrl-C: the other threads take no further span
 
         def drain():
-            while True:
+            while not stopped:
                 with lock:
                     span = next(todo, None)
                 if span is None:
                     return
-                rows(kernel, *span)
+                try:
+                    rows(kernel, *span)
+                except BaseException:
+                    stopped.append(True)
+                    raise
 
         others = [_span_pool().submit(drain) for _ in range(min(threads, len(spans)) - 1)]
         try:

@@ -3,6 +3,7 @@
 
     python benchmarks/advise.py              # 5 timed runs per case after one warm-up run
     python benchmarks/advise.py --runs 9 --json
+    python benchmarks/advise.py --policy net  # told net (results/advise-net.json)
 
 For each case it prints the median and min wall time and the median CPU time (user + sys, which
 other processes on a shared machine inflate less than wall time), plus the samples the advisor used
@@ -60,8 +61,9 @@ def _cpu_children() -> float:
     return ru.ru_utime + ru.ru_stime
 
 
-def run_once(args: list[str]) -> dict:
-    cmd = [sys.executable, "-m", "wizsim.cli", "advise", *args, "--json"]
+def run_once(args: list[str], policy: str | None = None) -> dict:
+    told = [] if policy is None else ["--policy", policy]
+    cmd = [sys.executable, "-m", "wizsim.cli", "advise", *args, *told, "--json"]
     cpu0 = _cpu_children()
     t0 = time.perf_counter()
     out = subprocess.run(cmd, capture_output=True, text=True, check=True)
@@ -70,11 +72,11 @@ def run_once(args: list[str]) -> dict:
     return {"wall": wall, "cpu": _cpu_children() - cpu0, "samples": obj["samples"], "method": obj["method"]}
 
 
-def bench(runs: int) -> dict:
+def bench(runs: int, policy: str | None = None) -> dict:
     results = {}
     for name, args in CASES.items():
-        cold = run_once(args)
-        timed = [run_once(args) for _ in range(runs)]
+        cold = run_once(args, policy)
+        timed = [run_once(args, policy) for _ in range(runs)]
         walls = [t["wall"] for t in timed]
         results[name] = {
             "cold_wall_s": round(cold["wall"], 3),
@@ -95,16 +97,18 @@ def breakdown() -> dict:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--policy", default=None, help="the opponents' model told to the advisor (e.g. net)")
     parser.add_argument("--json", action="store_true")
     ns = parser.parse_args()
     report = {
         "machine": {"python": platform.python_version(), "cpus": os.cpu_count(), "load": os.getloadavg()},
-        "cases": bench(ns.runs),
+        "policy": ns.policy,
+        "cases": bench(ns.runs, ns.policy),
         "breakdown": breakdown(),
     }
     results_dir = Path(__file__).parent / "results"
     results_dir.mkdir(exist_ok=True)
-    (results_dir / "advise.json").write_text(json.dumps(report, indent=2))
+    (results_dir / ("advise.json" if ns.policy is None else f"advise-{ns.policy}.json")).write_text(json.dumps(report, indent=2))
     if ns.json:
         print(json.dumps(report, indent=2))
         return

@@ -3,6 +3,7 @@
     python benchmarks/advise_play_budget.py                       # 4 players, rounds 10-15, 6 seeds
     python benchmarks/advise_play_budget.py --seeds 12 --rounds 13-15 --every 1
     python benchmarks/advise_play_budget.py --json                # also saved to results/advise-play-budget.json
+    python benchmarks/advise_play_budget.py --policy net --json   # told net (results/advise-play-budget-net.json)
 
 Each round is played by the heuristic in every seat (``simulate_rounds`` with the trick log, round ``r`` of
 the run ``seed``); one seat a round (seat ``1 + (seed + r) % players``) is the hero, and at every ``--every``-th
@@ -82,10 +83,14 @@ def main(argv=None) -> dict:
     ap.add_argument("--rounds", default="10-15", help="the rounds of the game to play, e.g. 10-15")
     ap.add_argument("--seeds", type=int, default=6, help="runs 0..N-1 (each a game's rounds)")
     ap.add_argument("--every", type=int, default=1, help="ask at every K-th decision of the hero")
-    ap.add_argument("--json", action="store_true", help="print the figures as JSON and save them to results/")
+    ap.add_argument("--policy", default=None, help="the opponents' model told to the advisor (e.g. net; default: "
+                    "its own)")
+    ap.add_argument("--json", action="store_true", help="print the figures as JSON and save them to results/ "
+                    "(advise-play-budget.json, or advise-play-budget-POLICY.json with --policy)")
     args = ap.parse_args(argv)
+    told = {} if args.policy is None else {"policy": args.policy}
     load_start = os.getloadavg()
-    advise_play(hand="3S,5S", trump=0, seat=1, players=4, bids=[1, 0, 0, 0], seed=1)  # compile
+    advise_play(hand="3S,5S", trump=0, seat=1, players=4, bids=[1, 0, 0, 0], seed=1, **told)  # compile
     rows = []
     for seed in range(args.seeds):
         for r in _rounds(args.rounds):
@@ -93,7 +98,7 @@ def main(argv=None) -> dict:
                 continue
             for kw in questions(args.players, r, seed, args.every):
                 t0 = time.perf_counter()
-                a = advise_play(**kw)
+                a = advise_play(**kw, **told)
                 seconds = time.perf_counter() - t0
                 path = "forced" if len(a.cards) == 1 else (
                     "cut" if a.timed_out else a.method)
@@ -111,7 +116,7 @@ def main(argv=None) -> dict:
         date=dt.datetime.now().isoformat(timespec="seconds"), machine=platform.machine(), python=sys.version.split()[0],
         cpus=os.cpu_count(), numba_threads=int(os.environ.get("NUMBA_NUM_THREADS", "0")) or None,
         load_start=load_start, load_end=os.getloadavg(), players=args.players, rounds=args.rounds, seeds=args.seeds,
-        every=args.every, calls=len(rows), median=float(np.median(times)), p99=float(np.percentile(times, 99)),
+        every=args.every, policy=args.policy, calls=len(rows), median=float(np.median(times)), p99=float(np.percentile(times, 99)),
         worst=float(times.max()), over_stop=int((times > DOCUMENTED_STOP).sum()),
         over_stop_and_half=int((times > 1.5 * DOCUMENTED_STOP).sum()), paths=paths,
         worst_call=dict(seconds=worst["seconds"], method=worst["method"], samples=worst["samples"],
@@ -129,7 +134,8 @@ def main(argv=None) -> dict:
     print(f"load average at the start {load_start[0]:.1f}, at the end {out['load_end'][0]:.1f}")
     if args.json:
         RESULTS.mkdir(exist_ok=True)
-        (RESULTS / "advise-play-budget.json").write_text(json.dumps(out, indent=1) + "\n")
+        name = "advise-play-budget.json" if args.policy is None else f"advise-play-budget-{args.policy}.json"
+        (RESULTS / name).write_text(json.dumps(out, indent=1) + "\n")
         print(json.dumps(out))
     return out
 

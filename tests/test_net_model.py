@@ -23,7 +23,7 @@ from wizsim.policies import model as k
 from wizsim.policies import reference as ref
 from wizsim.policies.net import NET_OFFSET
 from wizsim.policies.observation import observe
-from wizsim.policies.records import Evidence, Opponents, RoundInfo, state_arrays
+from wizsim.policies.records import Evidence, Opponents, RoundInfo, RoundState, state_arrays
 from wizsim.rules.reference import forbidden_bid
 
 SLOTS = make_slots(["heuristic", "net"])  # the net's weights in the table, the heuristic's params row
@@ -189,3 +189,110 @@ def test_round_one_enumeration_weighs_net_seats_by_the_twin(players, seed, hook,
     want = [ref.named_trump_likelihood(k.MODEL_NET, model.params[d], model.table, trust, players, 1, 1 << int(c), trump)
             for c in cards]
     np.testing.assert_allclose(got[d], want, rtol=1e-9)
+
+
+def _played_round(rnd: random.Random, hands, players: int, trump: int, n_played: int):
+    """(the first ``n_played`` cards of a round in order of play, each a random legal card: seat 0 leads
+    the first trick, each trick's winner the next), with the rules twin."""
+    from wizsim.rules.reference import Trick
+
+    held = [{c for c in range(N_CARDS) if int(h) >> c & 1} for h in hands]
+    order, trick, leader = [], Trick(trump=trump), 0
+    for _ in range(n_played):
+        if len(trick.cards) == players:
+            leader = (leader + trick.winner()) % players
+            trick = Trick(trump=trump)
+        s = (leader + len(trick.cards)) % players
+        card = rnd.choice(sorted(c for c in held[s] if trick.may_play(held[s], c)))
+        held[s].discard(card)
+        trick.cards.append(card)
+        order.append(card)
+    return order, leader
+
+
+@settings(deadline=None, max_examples=25)
+@given(seed=st.integers(0, 2**32), players=st.integers(3, 6), trust=trusts, me=st.integers(0, 5),
+       kinds=st.lists(st.sampled_from([k.MODEL_BLIND, k.MODEL_HEURISTIC, k.MODEL_NET]), min_size=6, max_size=6))
+def test_net_seats_cards_are_weighed_as_the_twin(seed, players, trust, me, kinds):
+    """The cards a net seat chose are weighed by the card network's softmax (``net_card_weight``), in the
+    round's replay (``play_seat_likelihoods``) and in the current trick (``trick_likelihood``), as the twins
+    weigh them; other seats keep the heuristic's weight."""
+    rnd = random.Random(seed)
+    r = rnd.randint(1, min(10, N_CARDS // players))
+    hands, turn_up, trump, bids = _deal(rnd, players, r, False)
+    me %= players
+    kinds = kinds[:players]
+    kinds[(me + 1) % players] = k.MODEL_NET
+    n_played = rnd.randint(0, players * r)
+    order, leader = _played_round(rnd, hands, players, trump, n_played)
+    opponents = _opponents(kinds, 0.7)._replace(play_trust=trust)
+    info = RoundInfo(players, r, False, turn_up, trump)
+    like = np.zeros((2, players))
+    k.play_seat_likelihoods(opponents, info, me, hands, bids, np.array(order + [-1], np.int8), n_played, like)
+    want, blind = ref.play_seat_likelihoods(opponents, info, me, hands, list(bids), order, n_played)
+    np.testing.assert_allclose(like[0], want, rtol=1e-9)
+    np.testing.assert_allclose(like[1], blind, rtol=1e-12)
+    # the current trick, weighed from the hands held now
+    n_in_trick = n_played % players if n_played < players * r else 0
+    if n_in_trick:
+        trick = order[n_played - n_in_trick:]
+        live = hands.copy()
+        for c in order:
+            for s in range(players):
+                live[s] &= ~np.uint64(1 << c)
+        tricks = np.zeros(players, np.int8)  # the tricks taken are read as the need: any count the twin sees too
+        voids = np.zeros(players, np.int8)
+        trick_cards = np.full(players, -1, np.int8)
+        trick_cards[:n_in_trick] = trick
+        played = sum(1 << c for c in order)
+        state = RoundState(live, np.zeros(players, np.uint64), voids, trick_cards, bids, tricks)
+        got = k.trick_likelihood(opponents, info, state, me, np.uint64(played), n_in_trick, leader)
+        sets = [{c for c in range(N_CARDS) if int(h) >> c & 1} for h in live]
+        want = ref.trick_likelihood(opponents, info, RoundState(sets, None, [set()] * players, trick, list(bids),
+                                                                [0] * players), me, list(order), leader)
+        assert got == pytest.approx(want, rel=1e-9)
+
+
+@settings(deadline=None, max_examples=15)
+@given(seed=st.integers(0, 2**32), players=st.integers(3, 6))
+def test_at_play_trust_one_a_net_seats_card_weighs_its_softmax(seed, players):
+    """Trust 1: a net seat's card weighs the card network's probability of it, the probabilities of its legal
+    cards sum to 1 (two cards of one kind share it), and the kernel's softmax is the twin's."""
+    rnd = random.Random(seed)
+    r = rnd.randint(2, N_CARDS // players)
+    hands, turn_up, trump, bids = _deal(rnd, players, r, False)
+    order, leader = _played_round(rnd, hands, players, trump, rnd.randrange(players * r))
+    trick_n = len(order) % players
+    seat = (leader + trick_n) % players
+    held = int(hands[seat]) & ~sum(1 << c for c in order)
+    from wizsim.rules.reference import Trick
+
+    now = Trick(trump=trump)
+    now.cards.extend(order[len(order) - trick_n:])
+    hand = {c for c in range(N_CARDS) if held >> c & 1}
+    legal = [c for c in sorted(hand) if now.may_play(hand, c)]
+    seen = ref._seen(seat, players, r, hand, legal, turn_up, trump, bids, [0] * players, order, now,
+                     [set()] * players)
+    probs = [ref.net_card_weight(TABLE, seen, c, 1.0) for c in legal]
+    assert sum(probs) == pytest.approx(1.0)
+    trick_cards = np.full(players, -1, np.int8)
+    trick_cards[:trick_n] = now.cards
+    state = state_arrays(players)._replace(bids=bids, trick_cards=trick_cards)
+    obs = observe(RoundInfo(players, r, False, turn_up, trump), state, seat, np.uint64(held),
+                  np.uint64(seen.legal), -1, np.uint64(seen.played), trick_n, seen.led, seen.winning_pos)
+    got = [k.net_card_weight(TABLE, obs, c, 1.0) for c in legal]
+    np.testing.assert_allclose(got, probs, rtol=1e-9)
+    soft = np.zeros(54)
+    from wizsim.policies.net import net_card_softmax
+
+    net_card_softmax(TABLE, obs, soft)
+    np.testing.assert_allclose(soft, net_reference.card_softmax(TABLE[NET_OFFSET:], seen), rtol=1e-9, atol=1e-15)
+
+
+def test_a_net_seats_card_in_kernels_built_without_net_is_refused():
+    hands = np.array([1, 2, 4], np.uint64)
+    info = RoundInfo(3, 1, False, 10, 0)
+    opponents = _opponents([k.MODEL_NET] * 3, 0.7)._replace(net=None, play_trust=0.5)
+    with pytest.raises(ValueError, match="without net's code"):
+        k.play_seat_likelihoods(opponents, info, 2, hands, np.array([0, 1, 0], np.int8), np.array([0, 1, 2], np.int8),
+                                3, np.zeros((2, 3)))

@@ -31,8 +31,11 @@ a soft choice:
   the explanations') is net's own, the highest output;
 - a named suit ``s``: ``trump_trust * softmax(s) + (1 - trump_trust) / 4`` over the trump network's scores
   of the four suits (``net_trump_weight``);
-- its cards chosen (``play_seat_likelihoods``, ``play_likelihoods``, ``trick_likelihood``, ``play_choices``)
-  are weighed against the heuristic's card, as a ``MODEL_HEURISTIC`` seat's are.
+- a card ``c`` it chose (``play_seat_likelihoods``, ``play_likelihoods``, ``trick_likelihood``):
+  ``play_trust * softmax(c) + (1 - play_trust) / n`` over the ``n`` legal cards, the softmax of the card
+  network's outputs over the legal card kinds for the seat's observation then, a kind's share split among
+  its legal cards (``net_card_weight``). What the table's play is learned from (``play_choices``, the
+  table fit's noise) is still each card against the heuristic's.
 
 Net's code is compiled only where some seat's model is net: the kinds are runtime values, so the record's
 ``Opponents.net`` field (True, or None) chooses by its type (``_net_bid_weight``, as ``policies.dispatch``
@@ -75,9 +78,9 @@ from numba.core import types
 from numba.extending import overload
 
 from wizsim._numba import inline_kernel, kernel
-from wizsim.bits import ZERO, bit, popcount
+from wizsim.bits import ZERO, bit, lowest_bit, popcount
 from wizsim.policies.heuristic import heuristic_bid, heuristic_card, heuristic_obs_card, heuristic_trump_choices
-from wizsim.policies.net import MAX_BID, net_bid_softmax, net_trump_softmax
+from wizsim.policies.net import MAX_BID, N_KINDS, card_kind, net_bid_softmax, net_card_softmax, net_trump_softmax
 from wizsim.policies.observation import observe
 from wizsim.policies.records import Log, RoundInfo, RoundState
 from wizsim.policies.rollout import play_tricks
@@ -165,6 +168,32 @@ def net_trump_weight(table, players, r, dealer_hand, named, trust):
     return trust * probs[named] + (1.0 - trust) / 4.0
 
 
+@kernel
+def net_card_weight(table, obs, card, trust):
+    """P(a net seat plays ``card`` | what it saw, ``obs``): ``trust`` times the card network's softmax over the
+    legal kinds (a kind's share split among the legal cards of that kind), plus ``1 - trust`` spread
+    uniformly over the legal cards; 1 where one card is legal."""
+    n = popcount(obs.legal)
+    if n <= 1:
+        return 1.0
+    probs = np.empty(N_KINDS, np.float64)
+    net_card_softmax(table, obs, probs)
+    kind = card_kind(card, obs.trump)
+    same = 0
+    m = obs.legal
+    while m != ZERO:
+        c = lowest_bit(m)
+        m &= m - np.uint64(1)
+        if card_kind(c, obs.trump) == kind:
+            same += 1
+    return trust * probs[kind] / same + (1.0 - trust) / n
+
+
+def _net_card_weight(net, table, obs, card, trust):
+    """``net_card_weight`` where ``net`` is not None (kernels only, as ``_net_bid_weight``)."""
+    raise TypeError("kernels only")
+
+
 def _net_bid_weight(net, table, seat, info, hand, bids, forbidden, trust):
     """``net_bid_weight`` where ``net`` is not None (kernels only, as ``policies.dispatch._net``: the model's
     kinds are runtime values, so net's code is chosen by the type of ``Opponents.net``)."""
@@ -205,6 +234,16 @@ def _net_trump_weight_typed(net, table, players, r, dealer_hand, named, trust):
         return refuse
     return lambda net, table, players, r, dealer_hand, named, trust: net_trump_weight(table, players, r, dealer_hand,
                                                                                       named, trust)
+
+
+@overload(_net_card_weight)
+def _net_card_weight_typed(net, table, obs, card, trust):
+    if isinstance(net, types.NoneType):
+        def refuse(net, table, obs, card, trust):
+            _refuse_net()
+            return 1.0
+        return refuse
+    return lambda net, table, obs, card, trust: net_card_weight(table, obs, card, trust)
 
 
 @kernel
@@ -319,7 +358,7 @@ def play_seat_likelihoods(opponents, info, me, hands, bids, order, n_played, lik
     trust = opponents.play_trust
     if trust <= 0.0:
         return
-    _replay(_replayed_card, (order, opponents.kinds, trust, me, like), info.players, info.r, hands, info.turn_up,
+    _replay(_replayed_card, (order, opponents, trust, me, like), info.players, info.r, hands, info.turn_up,
             info.trump, bids, n_played)
 
 
@@ -337,15 +376,19 @@ def _replay(choose, ctx, players, r, hands, turn_up, trump, bids, n_played):
 
 @inline_kernel
 def _replayed_card(ctx, obs):
-    """``play_seat_likelihoods``'s chooser: the card ``order`` says, its weight against the heuristic's
-    choice multiplied into ``like[0, seat]`` and its uniform weight into ``like[1, seat]``; ``ctx`` =
-    (order, kinds, trust, me, like)."""
-    order, kinds, trust, me, like = ctx
+    """``play_seat_likelihoods``'s chooser: the card ``order`` says, its weight under the seat's model (against
+    the heuristic's choice; a net seat's by ``net_card_weight``) multiplied into ``like[0, seat]`` and its
+    uniform weight into ``like[1, seat]``; ``ctx`` = (order, opponents, trust, me, like)."""
+    order, opponents, trust, me, like = ctx
     seat = obs.seat
     card = order[popcount(obs.played)]
-    if seat != me and kinds[seat] != MODEL_BLIND:
+    kind = opponents.kinds[seat]
+    if seat != me and kind != MODEL_BLIND:
         n = popcount(obs.legal)
-        like[0, seat] *= card_weight(heuristic_obs_card(obs) == card, n, trust)
+        if kind == MODEL_NET:
+            like[0, seat] *= _net_card_weight(opponents.net, opponents.table, obs, card, trust)
+        else:
+            like[0, seat] *= card_weight(heuristic_obs_card(obs) == card, n, trust)
         like[1, seat] /= n
     return card
 
@@ -377,7 +420,8 @@ def trick_likelihood(opponents, info, state, me, played, n_in_trick, leader):
     ``leader``) given the cards each seat holds now (``state.live``; a card on the trick was held until it
     was played): the product of ``card_weight`` at ``opponents.play_trust`` over the cards of seats other
     than ``me`` whose model is not blind, each compared with the heuristic's card in that seat's place (the
-    trick before it, ``played`` less the trick's later cards, its tricks taken; the voids known now).
+    trick before it, ``played`` less the trick's later cards, its tricks taken; the voids known now); a net
+    seat's card weighed by ``net_card_weight`` in the same place.
     ``info``: the round's ``records.RoundInfo``, ``state`` its ``records.RoundState``. The search policy's
     inference from play: its observation holds the current trick, not the order of the tricks before it."""
     kinds, trust = opponents.kinds, opponents.play_trust
@@ -397,7 +441,12 @@ def trick_likelihood(opponents, info, state, me, played, n_in_trick, leader):
         if s >= players:
             s -= players
         c = trick_cards[j]
-        if s != me and kinds[s] != MODEL_BLIND:
+        if s != me and kinds[s] == MODEL_NET:
+            hand = hands[s] | bit(c)
+            like *= _net_card_weight(opponents.net, opponents.table,
+                                     observe(info, state, s, hand, legal_mask(hand, led), -1, before, j, led, win_pos),
+                                     c, trust)
+        elif s != me and kinds[s] != MODEL_BLIND:
             hand = hands[s] | bit(c)
             legal = legal_mask(hand, led)
             choice = heuristic_card(s, players, hand, legal, turn_up, trump, bids[s] - tricks[s], before,

@@ -334,6 +334,36 @@ def net_card(table, obs):
 
 
 @kernel
+def net_card_softmax(table, obs, probs):
+    """The card network's softmax over the kinds of the legal cards: ``probs`` (N_KINDS,) gets each legal
+    kind's probability (0 for the others). A card's probability is its kind's shared among the legal cards of
+    that kind (two Wizards in hand: half each). The opponents' model reads it as the likelihood of a card a
+    net seat played (``policies.model.net_card_weight``)."""
+    x, h1, h2 = scratch(D_CARD, CARD_H1, CARD_H2)
+    card_features(obs, x)
+    hidden(table, x, D_CARD, _CW1, _CB1, h1, _CW2, _CB2, h2)
+    probs[:] = 0.0
+    kinds = ZERO
+    m = obs.legal
+    while m != ZERO:
+        c = lowest_bit(m)
+        m &= m - np.uint64(1)
+        kinds |= np.uint64(1) << np.uint64(card_kind(c, obs.trump))
+    best = -1.0e300
+    for k in range(N_KINDS):
+        if (kinds >> np.uint64(k)) & np.uint64(1) != ZERO:
+            probs[k] = logit(table, h2, _CW3, _CB3, k)
+            best = max(best, probs[k])
+    z = 0.0
+    for k in range(N_KINDS):
+        if (kinds >> np.uint64(k)) & np.uint64(1) != ZERO:
+            probs[k] = np.exp(probs[k] - best)
+            z += probs[k]
+    for k in range(N_KINDS):
+        probs[k] /= z
+
+
+@kernel
 def bid_hidden(table, obs):
     """The bid network's last hidden layer for ``obs`` (its logits are ``logit`` of it)."""
     x, h1, h2 = scratch(D_BID, BID_H1, BID_H2)

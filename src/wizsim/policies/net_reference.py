@@ -166,3 +166,19 @@ def bid_softmax(weights: np.ndarray, obs) -> np.ndarray:
 def trump_softmax(weights: np.ndarray, hand: int, players: int, r: int) -> np.ndarray:
     """(4,) the trump network's softmax over the suits a dealer holding ``hand`` may name."""
     return _softmax(np.array([forward(weights, "trump", trump_features(hand, players, r, s))[0] for s in range(4)]))
+
+
+def card_softmax(weights: np.ndarray, obs) -> np.ndarray:
+    """(N_KINDS,) the card network's softmax over the kinds of the legal cards (0 for the others)."""
+    z = forward(weights, "card", card_features(obs))
+    kinds = sorted({card_kind(c, int(obs.trump)) for c in _cards(obs.legal)})
+    out = np.zeros(len(z))
+    out[kinds] = _softmax(z[kinds])
+    return out
+
+
+def card_probability(weights: np.ndarray, obs, card: int) -> float:
+    """P(a net seat plays ``card``): its kind's softmax shared among the legal cards of that kind."""
+    kind = card_kind(card, int(obs.trump))
+    same = [c for c in _cards(obs.legal) if card_kind(c, int(obs.trump)) == kind]
+    return float(card_softmax(weights, obs)[kind]) / len(same)

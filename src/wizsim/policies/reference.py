@@ -688,16 +688,46 @@ def play_seat_likelihoods(opponents, info, me, hands, bids, order, n_played):
     like, blind = [1.0] * players, [1.0] * players
     if trust <= 0.0:
         return like, blind
-    for s, card, choice, n_legal in _replayed_choices(players, hands, turn_up, trump, bids, order, n_played,
-                                                      lambda s: s != me and kinds[s] != MODEL_BLIND):
-        like[s] *= card_weight(choice == card, n_legal, trust)
+    for s, card, choice, n_legal, obs in _replayed_choices(players, hands, turn_up, trump, bids, order, n_played,
+                                                           lambda s: s != me and kinds[s] != MODEL_BLIND, info.r):
+        if kinds[s] == MODEL_NET:
+            like[s] *= net_card_weight(opponents.table, obs, card, trust)
+        else:
+            like[s] *= card_weight(choice == card, n_legal, trust)
         blind[s] /= n_legal
     return like, blind
 
 
-def _replayed_choices(players, hands, turn_up, trump, bids, order, n_played, weighed):
+def net_card_weight(table, obs, card: int, trust: float) -> float:
+    """``trust`` times the card network's probability of ``card`` (its kind's softmax shared among the legal
+    cards of that kind) plus ``1 - trust`` over the legal cards, by ``policies.net_reference``; 1 where one
+    card is legal."""
+    from wizsim.policies import net_reference
+    from wizsim.policies.net import NET_OFFSET
+
+    n = bin(int(obs.legal)).count("1")
+    if n <= 1:
+        return 1.0
+    return trust * net_reference.card_probability(table[NET_OFFSET:], obs, card) + (1.0 - trust) / n
+
+
+def _seen(s, players, r, hand, legal, turn_up, trump, bids, tricks, played, trick, voids):
+    """What seat ``s`` sees at its card (the fields ``net_reference.card_features`` reads), from the replay's
+    sets: ``hand``, ``legal`` and ``played`` as masks, ``voids`` (per seat, a set of suits) as bits."""
+    from types import SimpleNamespace
+
+    mask = lambda cards: sum(1 << c for c in cards)  # noqa: E731
+    return SimpleNamespace(seat=s, players=players, r=r, hand=mask(hand), legal=mask(legal), turn_up=turn_up,
+                           trump=trump, bids=[int(b) for b in bids], tricks=list(tricks), played=mask(played),
+                           trick_cards=list(trick.cards), n_in_trick=len(trick.cards), led=trick.led,
+                           winning_pos=trick.winner() if trick.cards else -1,
+                           voids=[sum(1 << q for q in v) for v in voids])
+
+
+def _replayed_choices(players, hands, turn_up, trump, bids, order, n_played, weighed, r=None):
     """The cards of ``order`` replayed trick by trick with the rules twin: per card of a seat ``weighed(s)``
-    holds for, (seat, card, the heuristic twin's card in that seat's place, the seat's legal cards then)."""
+    holds for, (seat, card, the heuristic twin's card in that seat's place, the seat's legal cards then, what
+    the seat saw there (``_seen``; with ``r``, the round size, else None))."""
     from wizsim.rules.reference import Trick
 
     held = [set(_mask_cards(int(h))) for h in hands]
@@ -716,7 +746,9 @@ def _replayed_choices(players, hands, turn_up, trump, bids, order, n_played, wei
             legal = [c for c in sorted(held[s]) if trick.may_play(held[s], c)]
             choice = heuristic_card(s, players, sorted(held[s]), legal, turn_up, trump, bids[s] - tricks[s], played,
                                     list(trick.cards), voids)
-            yield s, card, choice, len(legal)
+            seen = None if r is None else _seen(s, players, r, held[s], legal, turn_up, trump, bids, tricks, played,
+                                               trick, voids)
+            yield s, card, choice, len(legal), seen
         led = trick.led
         if led >= 0 and card_suit(card) >= 0 and card_suit(card) != led:  # a suited card off the led suit
             voids[s].add(led)
@@ -729,8 +761,9 @@ def trick_likelihood(opponents, info, state, me, played, leader) -> float:
     """The current trick's cards (``state.trick_cards``, in order, led by ``leader``) weighed as
     ``play_likelihood`` weighs a round's: each card of a modelled seat other than ``me`` against the
     heuristic twin's choice with the hand it held then (``state.live[s]``, the set of its cards now, plus
-    that card), the cards played before it and the voids known now (``state.voids``, sets of suits).
-    ``opponents`` a ``records.Opponents`` (its kinds and play trust), ``info`` a ``records.RoundInfo``."""
+    that card), the cards played before it and the voids known now (``state.voids``, sets of suits); a net
+    seat's card by ``net_card_weight`` in the same place. ``opponents`` a ``records.Opponents`` (its kinds,
+    table and play trust), ``info`` a ``records.RoundInfo``."""
     kinds, trust = opponents.kinds, opponents.play_trust
     players, turn_up, trump = info.players, info.turn_up, info.trump
     hands, voids, trick, bids, tricks = state.live, state.voids, state.trick_cards, state.bids, state.tricks
@@ -744,9 +777,13 @@ def trick_likelihood(opponents, info, state, me, played, leader) -> float:
         if s != me and kinds[s] != MODEL_BLIND:
             hand = set(hands[s]) | {card}
             legal = [c for c in sorted(hand) if now.may_play(hand, c)]
-            choice = heuristic_card(s, players, sorted(hand), legal, turn_up, trump, bids[s] - tricks[s],
-                                    sorted(before), list(now.cards), voids)
-            like *= card_weight(choice == card, len(legal), trust)
+            if kinds[s] == MODEL_NET:
+                seen = _seen(s, players, info.r, hand, legal, turn_up, trump, bids, tricks, before, now, voids)
+                like *= net_card_weight(opponents.table, seen, card, trust)
+            else:
+                choice = heuristic_card(s, players, sorted(hand), legal, turn_up, trump, bids[s] - tricks[s],
+                                        sorted(before), list(now.cards), voids)
+                like *= card_weight(choice == card, len(legal), trust)
         now.cards.append(card)
         before.add(card)
     return like
@@ -841,5 +878,5 @@ def seat_mixture(model_f, blind_f, doubt: float, seat_doubt, me: int):
 def play_choices(players, r, hands, turn_up, trump, bids, order, n_played):
     """``model.play_choices``'s twin: per card in order of play, (seat, 1 if it was the heuristic twin's
     card in that seat's place else 0, the seat's legal cards then)."""
-    return [(s, int(choice == card), n) for s, card, choice, n in
+    return [(s, int(choice == card), n) for s, card, choice, n, _ in
             _replayed_choices(players, hands, turn_up, trump, bids, order, n_played, lambda s: True)]

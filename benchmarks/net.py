@@ -2,13 +2,16 @@
 
     NUMBA_NUM_THREADS=1 nice -n 10 python benchmarks/net.py                  # the issue's figures
     python benchmarks/net.py --games 200 --search-games 40 --speed-rounds 2000  # a quick look
+    python benchmarks/net.py --parts one-seat          # one part again; the others' figures are kept
 
 - **strength**: ``wizsim tournament``'s machinery (``run_tournament``): whole games, every policy in every
   seat of every deal (rotations), paired difference per deal with its 95% interval: ``net,heuristic`` at 4
   players (``--games``, the issue's ``wizsim tournament --players 4 --policies net,heuristic --games 2000
   --seed 1``), and 3, 5, 6 players (``--games-other``; one ``net`` against two and four heuristics at 3
   and 5 players); ``net,search:worlds=8`` at 4 players
-  (``--search-games``: the search costs about 2 s of a core a game). Each policy's exact-bid share
+  (``--search-games``: the search costs about 2 s of a core a game); one ``net`` against three heuristics at
+  4 players, and one ``search:worlds=8`` the same (``--one-seat-games``: the make-up of
+  ``benchmarks/strength.py``'s table, where the default search makes +163). Each policy's exact-bid share
   (``bid_accuracy``) comes from the same games; ``search:worlds=8,heuristic`` gives the search's beside it
   (``--search-games`` too).
 - **cost**: card plays a second on one thread inside the round kernel (``simulate_rounds``, 4 players,
@@ -37,7 +40,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
 
 import wizsim  # noqa: E402
-from wizsim.policies.net_weights import read_weights, weights_path  # noqa: E402
+from wizsim.policies.net_weights import digest, read_weights, weights_path  # noqa: E402
 from wizsim.tournament import run_tournament  # noqa: E402
 
 
@@ -125,26 +128,52 @@ def main(argv=None) -> dict:
     ap.add_argument("--repeats", type=int, default=5)
     ap.add_argument("--agreement", type=Path, default=None, help="a search self-play dataset with --trick-log")
     ap.add_argument("--agreement-rounds", type=int, default=None)
+    ap.add_argument("--one-seat-games", type=int, default=400,
+                    help="games of one net (and, with --search-games, one search:worlds=8) against three heuristics at "
+                         "4 players: the make-up of benchmarks/strength.py's search table (0: skip)")
+    ap.add_argument("--parts", default="speed,4p,agreement,search,one-seat,other",
+                    help="the comma list of parts to run; the others keep their figures from --out when it exists")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results" / "net.json")
     args = ap.parse_args(argv)
-    _, meta = read_weights()
+    parts = set(args.parts.split(","))
+    w, meta = read_weights()
+    sha = digest(w)
     wp = weights_path().resolve()
-    result = {"weights": str(wp.relative_to(ROOT)) if wp.is_relative_to(ROOT) else str(wp), "weights_meta": meta, "machine": platform.machine(),
-              "cpus": os.cpu_count(), "command": "python benchmarks/net.py " + " ".join(argv or sys.argv[1:])}
+    command = "python benchmarks/net.py " + " ".join(argv or sys.argv[1:])
+    result = {}
+    if parts != set(ap.get_default("parts").split(",")) and args.out.exists():  # a part re-run: keep the rest
+        result = json.loads(args.out.read_text())
+        same = result.get("weights_sha256") == sha if "weights_sha256" in result else (  # an older file: by the recipe
+            {k: v for k, v in result.get("weights_meta", {}).items() if k != "examples"}
+            == {k: v for k, v in meta.items() if k != "examples"})
+        if not same:
+            raise SystemExit(f"{args.out} holds figures of other weights: run every part (no --parts)")
+    result.update({"weights": str(wp.relative_to(ROOT)) if wp.is_relative_to(ROOT) else str(wp), "weights_sha256": sha,
+                   "weights_meta": meta,
+                   "machine": platform.machine(), "cpus": os.cpu_count()})
+    result.setdefault("commands", {})
 
     def show(key, value):
         result[key] = value
+        result["commands"][key] = command
         print(key, json.dumps(value), flush=True)
 
-    show("speed", speed(args.speed_rounds, args.repeats))
-    show("vs_heuristic_4p", strength(4, "net,heuristic", args.games, args.seed))
-    if args.agreement:
+    if "speed" in parts:
+        show("speed", speed(args.speed_rounds, args.repeats))
+    if "4p" in parts:
+        show("vs_heuristic_4p", strength(4, "net,heuristic", args.games, args.seed))
+    if args.agreement and "agreement" in parts:
         show("agreement_with_search", agreement(args.agreement, args.agreement_rounds))
-    if args.search_games:
+    if args.search_games and "search" in parts:
         show("vs_search_4p", strength(4, "net,search:worlds=8", args.search_games, args.seed))
         show("search_vs_heuristic_4p", strength(4, "search:worlds=8,heuristic", args.search_games, args.seed))
-    if args.games_other:
+    if args.one_seat_games and "one-seat" in parts:
+        show("one_net_vs_heuristics_4p", strength(4, "net,heuristic,heuristic,heuristic", args.one_seat_games, args.seed))
+        if args.search_games:
+            show("one_search_vs_heuristics_4p", strength(4, "search:worlds=8,heuristic,heuristic,heuristic",
+                                                         args.one_seat_games, args.seed))
+    if args.games_other and "other" in parts:
         for p in (3, 5, 6):  # a list whose length divides the table: one net and the heuristics at 3 and 5
             table = "net,heuristic" if p % 2 == 0 else ",".join(["net"] + ["heuristic"] * (p - 1))
             show(f"vs_heuristic_{p}p", strength(p, table, args.games_other, args.seed))

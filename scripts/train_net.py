@@ -171,6 +171,7 @@ def improve(torch, args, models, first: int, log) -> tuple[dict, dict]:
                                                          "encoding_version": K.ENCODING_VERSION})
         folder = args.data.with_name(f"{args.data.name}-improve{phase + 1}")
         t = time.process_time()
+        data = None  # the previous round's examples, freed before the next round's are read
         data = make_data(args, folder, first, args.improve_rounds, behaviour, args.eps, log)
         first += args.improve_rounds
         counts = {"bid": len(data[0]), "card": len(data[2]), "trump": len(data[4])}
@@ -230,7 +231,10 @@ def train(args, log=print) -> dict:
             folder = args.data.with_name(f"{args.data.name}-dagger{phase}")
             more = make_data(args, folder, first, args.dagger_rounds, behaviour, args.eps, log)
             first += args.dagger_rounds
-            data = [np.concatenate([a, b]) for a, b in zip(data, more, strict=True)]
+            for i in range(len(data)):  # one table at a time, each old array freed at once: the peak is one copy
+                data[i] = np.concatenate([data[i], more[i]])
+                more[i] = None
+            del more
             log(f"DAgger round {phase}: {args.dagger_rounds} rounds played by the net, now {len(data[0])} bids, "
                 f"{len(data[2])} cards, {len(data[4])} trumps")
         epochs = args.epochs if phase == 0 else max(1, args.epochs // 2)

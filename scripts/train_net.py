@@ -8,8 +8,10 @@ candidates, scores / 10). Then ``--dagger`` rounds: a folder of fresh rounds pla
 far (with ``--eps`` random cards; its weights file ``OUT.phaseN.npz`` is part of that run's identity),
 labelled the same way, added to the data, and the networks trained on. Then ``--improve`` rounds: a folder
 of fresh rounds played by the net (``OUT.improveN.npz``), labelled the same way, and the networks fine-tuned
-on them alone (``--improve-epochs``, ``--improve-lr``); ``--init`` starts from the weights of the same recipe
-without ``--improve`` and skips its earlier phases. Everything depends on ``--seed`` only (one torch
+on them alone (``--improve-epochs``, ``--improve-lr``); the last ``--improve-self`` of them value the
+candidates by play-outs with the net itself in the deciding seat (the heuristic in the others: the search's
+``rollout=self``) rather than the heuristic in every seat. ``--init`` starts from the weights of the same
+recipe without ``--improve`` and skips its earlier phases. Everything depends on ``--seed`` only (one torch
 thread), whatever the engine, workers or chunk size:
 
     pip install -e ".[train]"
@@ -51,10 +53,11 @@ def as_arrays(examples) -> list[np.ndarray]:
     return [b.features, b.scores, c.features, c.scores, t.features.reshape(-1, 4, K.D_TRUMP), t.scores]
 
 
-def make_data(args, out: Path, first: int, rounds: int, behaviour=None, eps: float = 0.0, log=print) -> list:
+def make_data(args, out: Path, first: int, rounds: int, behaviour=None, eps: float = 0.0, log=print,
+              rollout: str = "heuristic") -> list:
     """Write (or resume, or find complete) a labels folder through the dataset engine, and read it back."""
     spec = make_label_spec(rounds, first=first, seed=args.seed, behaviour=behaviour, eps=eps, p_card=args.p_card,
-                           chunk_size=args.chunk_size)
+                           chunk_size=args.chunk_size, rollout=rollout)
     report = write_labels(out, spec, engine=args.engine, workers=args.workers, scheduler=args.scheduler,
                           overwrite=args.overwrite)
     log(f"{out}: run {report.run_id}, {report.chunks} chunks ({report.chunks_skipped} found complete, "
@@ -172,10 +175,12 @@ def improve(torch, args, models, first: int, log) -> tuple[dict, dict]:
         folder = args.data.with_name(f"{args.data.name}-improve{phase + 1}")
         t = time.process_time()
         data = None  # the previous round's examples, freed before the next round's are read
-        data = make_data(args, folder, first, args.improve_rounds, behaviour, args.eps, log)
+        rollout = "self" if phase >= args.improve - args.improve_self else "heuristic"
+        data = make_data(args, folder, first, args.improve_rounds, behaviour, args.eps, log, rollout)
         first += args.improve_rounds
         counts = {"bid": len(data[0]), "card": len(data[2]), "trump": len(data[4])}
-        log(f"improvement round {phase + 1}: {args.improve_rounds} rounds played by the net "
+        log(f"improvement round {phase + 1}: {args.improve_rounds} rounds played by the net, valued by the "
+            f"{'net in the deciding seat' if rollout == 'self' else 'heuristic'}'s play-outs "
             f"({time.process_time() - t:.0f} s CPU): {counts}")
         for name, (xi, vi) in (("bid", (0, 1)), ("card", (2, 3)), ("trump", (4, 5))):
             log(f"  {name} network, {len(data[xi])} examples")
@@ -258,7 +263,7 @@ def train(args, log=print) -> dict:
             "wall_seconds": round(time.time() - t_wall, 1), "torch": torch.__version__,
             "encoding_version": K.ENCODING_VERSION}
     if args.improve:
-        meta.update({"improve": args.improve, "improve_rounds": args.improve_rounds,
+        meta.update({"improve": args.improve, "improve_self": args.improve_self, "improve_rounds": args.improve_rounds,
                      "improve_epochs": args.improve_epochs, "improve_lr": args.improve_lr,
                      "improve_examples": improve_examples})
     if args.init is not None:
@@ -298,12 +303,18 @@ def parse(argv=None):
     ap.add_argument("--first", type=int, default=0, help="with --label-only: the first round's index")
     ap.add_argument("--behaviour", type=Path, default=None,
                     help="with --label-only: a net weights file whose net plays the rounds (default: the heuristic)")
+    ap.add_argument("--rollout", choices=("heuristic", "self"), default="heuristic",
+                    help="with --label-only: who plays the valuing play-outs (self: the --behaviour net in the deciding "
+                         "seat)")
     ap.add_argument("--epochs", type=int, default=6)
     ap.add_argument("--lr", type=float, default=2e-3)
     ap.add_argument("--batch", type=int, default=512)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--improve", type=int, default=0,
                     help="rounds of improvement after DAgger (fresh games by the net, the networks fine-tuned on them)")
+    ap.add_argument("--improve-self", type=int, default=0,
+                    help="the last N improvement rounds value the candidates by play-outs with the net in the deciding "
+                         "seat (the heuristic in the others) instead of the heuristic in every seat")
     ap.add_argument("--improve-rounds", type=int, default=100_000, help="rounds played per improvement round")
     ap.add_argument("--improve-epochs", type=int, default=3)
     ap.add_argument("--improve-lr", type=float, default=5e-4)
@@ -316,12 +327,16 @@ def parse(argv=None):
         args.eps = 0.0 if args.label_only and args.behaviour is None else 0.05
     if args.label_only and args.rounds is None:
         ap.error("--label-only needs --rounds N")
-    if not args.label_only and (args.first or args.behaviour is not None):
-        ap.error("--first and --behaviour go with --label-only (training places and plays its DAgger rounds itself)")
-    for name in ("dagger", "dagger_rounds", "epochs", "batch", "improve", "improve_rounds", "improve_epochs"):
-        low = 0 if name in ("dagger", "improve") else 1
+    if not args.label_only and (args.first or args.behaviour is not None or args.rollout != "heuristic"):
+        ap.error("--first, --behaviour and --rollout go with --label-only (training places, plays and values its "
+                 "later rounds itself)")
+    for name in ("dagger", "dagger_rounds", "epochs", "batch", "improve", "improve_self", "improve_rounds",
+                 "improve_epochs"):
+        low = 0 if name in ("dagger", "improve", "improve_self") else 1
         if getattr(args, name) < low:
             ap.error(f"--{name.replace('_', '-')} must be at least {low}")
+    if args.improve_self > args.improve:
+        ap.error("--improve-self counts among the --improve rounds: at most --improve")
     if args.init is not None and not args.improve:
         ap.error("--init goes with --improve (it skips the phases before the improvement rounds)")
     return args
@@ -331,7 +346,7 @@ def main(argv=None) -> int:
     args = parse(argv)
     try:
         if args.label_only:
-            make_data(args, args.data, args.first, args.rounds, args.behaviour, args.eps)
+            make_data(args, args.data, args.first, args.rounds, args.behaviour, args.eps, rollout=args.rollout)
         else:
             train(args)
     except (ConfigError, DatasetError) as err:

@@ -54,14 +54,14 @@ def test_net_weights_and_net_code_only_where_asked():
 
 @pytest.mark.parametrize("bad", ["search:rollout=mcts", "search:rollout=", "search:rollout=1"])
 def test_a_bad_value_is_refused_in_one_line(bad):
-    with pytest.raises(ConfigError, match="rollout must be heuristic or net"):
+    with pytest.raises(ConfigError, match="rollout must be heuristic, net or self"):
         check_policy(bad)
     for args in (["simulate", "--players", "4", "--round", "3", "--rounds", "4", "--policies", f"{bad},heuristic"],
                  ["tournament", "--players", "4", "--games", "4", "--policies", f"{bad},search"]):
         res = CliRunner().invoke(main, args)
         assert res.exit_code == 2, res.output
         errors = [line for line in res.output.splitlines() if line.startswith("Error:")]
-        assert len(errors) == 1 and "rollout must be heuristic or net" in errors[0], res.output
+        assert len(errors) == 1 and "rollout must be heuristic, net or self" in errors[0], res.output
         assert "Traceback" not in res.output
 
 

@@ -3,8 +3,9 @@
 A labels run is rounds ``first .. first + rounds - 1`` of ``seed`` played by a behaviour policy in every
 seat (the heuristic, or ``net`` with given weights: a DAgger round) and labelled by
 ``policies.net_data.label_rounds`` (every trump and bid decision, a share ``p_card`` of the card decisions
-with two or more legal kinds, each candidate valued by the search's play-out on the true deal; ``eps``:
-the share of random cards in the behaviour's play). Its folder holds the three ``io.schema.EXAMPLE_TABLES``,
+with two or more legal kinds, each candidate valued by the search's play-out on the true deal, by the
+heuristic in every seat or, with ``rollout="self"``, by the behaviour ``net`` in the deciding seat;
+``eps``: the share of random cards in the behaviour's play). Its folder holds the three ``io.schema.EXAMPLE_TABLES``,
 one file per chunk each: ``bid_examples/part-{k:06d}.parquet`` and so on, chunk k covering rounds
 ``first + k * chunk_size ..``, rows in round order and, within a round, in the order of its decisions.
 
@@ -42,6 +43,7 @@ LABEL_CHUNK = 5000  # rounds per chunk: a few seconds of labelling, about 3.5 MB
 LABEL_BLOCK = 500  # rounds per kernel call inside a chunk: bounds the output buffers (about 45 MB)
 TABLES = tuple(EXAMPLE_TABLES)  # bid, card, trump: the order of label_rounds' outputs
 SCRIPT = "scripts/train_net.py"
+ROLLOUTS = ("heuristic", "self")  # who plays the valuing play-outs (``make_label_spec``)
 
 
 @dataclass(frozen=True)
@@ -58,6 +60,7 @@ class LabelSpec:
     weights_sha256: str | None = None  # net: the digest of its weights (``net_weights.digest``)
     weights: bytes | None = field(default=None, repr=False, compare=False)  # net: float32 weights, to every worker
     weights_path: str | None = field(default=None, compare=False)  # net: where they were read (the command)
+    rollout: str = "heuristic"  # who plays the valuing play-outs: "heuristic", or "self" (net in the decider's seat)
 
     # what dataset.run reads of a run
     games = None
@@ -106,8 +109,11 @@ class LabelSpec:
         return {"chunk": k, "first": start, "stop": stop, "unit": self.unit}, None
 
     def params(self) -> dict:
-        return {"mode": self.mode, "seed": self.seed, "first": self.first, "rounds": self.rounds,
-                "chunk_size": self.chunk_size, "eps": self.eps, "p_card": self.p_card, "behaviour": self.behaviour}
+        out = {"mode": self.mode, "seed": self.seed, "first": self.first, "rounds": self.rounds,
+               "chunk_size": self.chunk_size, "eps": self.eps, "p_card": self.p_card, "behaviour": self.behaviour}
+        if self.rollout != "heuristic":  # named only where it is not the heuristic: earlier runs keep their ids
+            out["rollout"] = self.rollout
+        return out
 
     def identity(self) -> dict:
         return {**self.params(), "identities": [dict(i) for i in self.identities], "encoding_version": ENCODING_VERSION,
@@ -124,6 +130,8 @@ class LabelSpec:
                 "--chunk-size", str(self.chunk_size)]
         if self.behaviour == "net":
             args += ["--behaviour", self.weights_path or "WEIGHTS.npz"]
+        if self.rollout != "heuristic":
+            args += ["--rollout", self.rollout]
         return shlex.join(args)
 
     def run_metadata(self) -> dict:
@@ -161,9 +169,12 @@ def _share(value, name: str) -> float:
 
 
 def make_label_spec(rounds: int, *, first: int = 0, seed: int = 0, behaviour=None, eps: float = 0.0,
-                    p_card: float = 0.3, chunk_size: int | None = None) -> LabelSpec:
+                    p_card: float = 0.3, chunk_size: int | None = None, rollout: str = "heuristic") -> LabelSpec:
     """Check a labels run's parameters (``ConfigError`` naming the bad one) and name the run. ``behaviour``:
-    None or ``"heuristic"``, or the path of a ``net`` weights file (``net_weights.read_weights`` checks it)."""
+    None or ``"heuristic"``, or the path of a ``net`` weights file (``net_weights.read_weights`` checks it).
+    ``rollout``: who plays the play-outs that value the candidates, ``"heuristic"`` in every seat, or
+    ``"self"``: the behaviour ``net`` in the deciding seat and the heuristic in the others (the search's
+    ``rollout=self``; it needs a ``net`` behaviour, whose weights it plays)."""
     from wizsim.policies.net_weights import digest, read_weights
 
     rounds = check_count(rounds, "rounds", 1, MAX_ROUND_INDEX + 1)
@@ -171,7 +182,13 @@ def make_label_spec(rounds: int, *, first: int = 0, seed: int = 0, behaviour=Non
     chunk_size = check_count(LABEL_CHUNK if chunk_size is None else chunk_size, "chunk_size", 1)
     common = dict(seed=check_seed(seed), first=first, rounds=rounds, chunk_size=chunk_size, eps=_share(eps, "eps"),
                   p_card=_share(p_card, "p_card"))
+    if rollout not in ROLLOUTS:
+        raise ConfigError(f"rollout must be {' or '.join(ROLLOUTS)}, got {rollout!r}")
+    common["rollout"] = rollout
     if behaviour is None or behaviour == "heuristic":
+        if rollout != "heuristic":
+            raise ConfigError(f"rollout {rollout!r} plays the behaviour net in the deciding seat: give a net weights "
+                              f"file as the behaviour")
         return LabelSpec(**common, behaviour="heuristic")
     if not isinstance(behaviour, (str, os.PathLike)):
         raise ConfigError(f"behaviour must be 'heuristic' or a net weights file, got {behaviour!r}")
@@ -185,10 +202,12 @@ def label_chunk(spec: LabelSpec, k: int) -> list[tuple[np.ndarray, np.ndarray, n
     from wizsim.policies.dispatch import HEURISTIC, NET
     from wizsim.policies.net_data import empty_out, label_rounds
     from wizsim.policies.registry import N_PARAMS
+    from wizsim.policies.search import P_ROLLOUT, ROLLOUT_SELF
 
     start, stop = spec.chunk_range(k)
     kind = NET if spec.behaviour == "net" else HEURISTIC
     table, params = spec.table(), np.zeros(N_PARAMS)
+    params[P_ROLLOUT] = ROLLOUT_SELF if spec.rollout == "self" else 0
     parts = [[] for _ in TABLES]
     for a in range(start, stop, LABEL_BLOCK):
         b = min(a + LABEL_BLOCK, stop)

@@ -54,7 +54,7 @@ from wizsim.policies.heuristic import (
 )
 from wizsim.policies.net import net_bid, net_card, net_trump
 from wizsim.policies.random_policy import random_bid, random_card, random_trump
-from wizsim.policies.search import P_ROLLOUT, ROLLOUT_NET, WITH_NET, search_bid, search_card, search_trump
+from wizsim.policies.search import P_ROLLOUT, WITH_NET, search_bid, search_card, search_trump
 
 RANDOM = 0
 HEURISTIC = 1
@@ -202,7 +202,7 @@ def kernel_ext(kinds, user=None, params=None):
     net True where a seat plays net, else None."""
     kinds = [int(k) for k in kinds]
     search = True if SEARCH in kinds else None
-    if search and params is not None and any(k == SEARCH and params[i][P_ROLLOUT] == ROLLOUT_NET
+    if search and params is not None and any(k == SEARCH and params[i][P_ROLLOUT] != 0
                                              for i, k in enumerate(kinds)):
         search = WITH_NET
     net = True if NET in kinds else None

@@ -41,6 +41,11 @@ NET_COST = 60.0  # one card play of ``net`` in heuristic card plays (benchmarks/
 DEFAULT_POLICY = "heuristic"  # simulate's and the datasets' policy when none is named (random measures nothing)
 
 
+def _either(choices) -> str:
+    """``a or b``, ``a, b or c``."""
+    return choices[0] if len(choices) == 1 else ", ".join(choices[:-1]) + " or " + choices[-1]
+
+
 @dataclass(frozen=True)
 class Param:
     """A policy parameter: its name, default and valid range, and its column in the params row."""
@@ -66,7 +71,7 @@ class Param:
     def parse(self, text: str, policy: str) -> float:
         if self.choices is not None:
             if text not in self.choices:
-                raise ConfigError(f"policy {policy!r}: {self.name} must be {' or '.join(self.choices)}, got {text!r}")
+                raise ConfigError(f"policy {policy!r}: {self.name} must be {_either(self.choices)}, got {text!r}")
             return float(self.choices.index(text))
         try:
             value = int(text) if self.integer else float(text)
@@ -154,7 +159,7 @@ def _entries():
                             Param("bid_trust", DEFAULT_BID_TRUST, 0.0, 1.0, P_BID_TRUST),
                             Param("play_trust", DEFAULT_PLAY_TRUST, 0.0, 1.0, P_PLAY_TRUST),
                             Param("rollout", 0, 0, len(ROLLOUTS) - 1, P_ROLLOUT, choices=ROLLOUTS,
-                                  choice_tables=(None, "net"), choice_costs=ROLLOUT_COSTS)),
+                                  choice_tables=(None, "net", "net"), choice_costs=ROLLOUT_COSTS)),
                     summary="samples worlds consistent with what it has seen and picks the bid, card or trump "
                             "whose play-outs (by the heuristic, or by net) score best"),
         PolicyEntry("net", NET, table="net", deterministic_play=True, cost=NET_COST,

@@ -157,3 +157,17 @@ def heuristic_tricks(info, state, n, leader, played):
 def net_tricks(table, info, state, n, leader, played):
     """``heuristic_tricks`` with net in every seat (``table`` holds its weights: ``policies.net``)."""
     _to_the_end(_net_choice, table, info, state, n, leader, played)
+
+
+@inline_kernel
+def _self_choice(ctx, obs):
+    """``play_tricks``'s ``choose`` with net in seat ``ctx[1]`` and the heuristic in every other seat."""
+    if obs.seat == ctx[1]:
+        return net_card(ctx[0], obs)
+    return heuristic_obs_card(obs)
+
+
+@kernel
+def self_tricks(table, seat, info, state, n, leader, played):
+    """``heuristic_tricks`` with net in ``seat`` alone (the searcher's own later cards)."""
+    _to_the_end(_self_choice, (table, seat), info, state, n, leader, played)

@@ -15,12 +15,14 @@ a candidate's mean score is a sharp estimate of how it fares against the heurist
 - **trump** (dealer on a turned-up Wizard): each suit is tried, everyone bids by the heuristic, and the
   round is played out.
 
-**Play-outs** (``rollout``): by the heuristic (``search:rollout=heuristic``, the default) or by the
+**Play-outs** (``rollout``): by the heuristic (``search:rollout=heuristic``, the default), by the
 learned policy ``net`` (``search:rollout=net``): then every play-out, the searcher's own later cards and
 every other seat's, and the bids of the seats after the candidate, is played by ``net``
-(``rollout.net_tricks``) over the net's weights in the shared table. The worlds are drawn as before:
-the opponents' model stays the heuristic's. A net card play costs tens of heuristic ones, so at equal
-time it sees fewer worlds (docs/net.md). What is compiled follows the table: ``dispatch.kernel_ext``
+(``rollout.net_tricks``) over the net's weights in the shared table; or by ``net`` in the searcher's own
+seat alone (``search:rollout=self``: its later cards by net, every other seat's cards and bids by the
+heuristic, ``rollout.self_tricks``), which is how net's training labels its improvement rounds
+(``net_data``). The worlds are drawn as before: the opponents' model stays the heuristic's. A net card
+play costs tens of heuristic ones, so at equal time it sees fewer worlds (docs/net.md). What is compiled follows the table: ``dispatch.kernel_ext``
 passes ``search`` as True where every search seat plays out by the heuristic (no net code compiled in),
 as the int ``WITH_NET`` where one plays out by net (``_play_out``).
 
@@ -51,7 +53,7 @@ from wizsim.policies.model import MODEL_HEURISTIC
 from wizsim.policies.net import net_bid
 from wizsim.policies.observation import observe
 from wizsim.policies.records import RoundInfo, RoundState
-from wizsim.policies.rollout import heuristic_tricks, net_tricks, play_card, trick_status
+from wizsim.policies.rollout import heuristic_tricks, net_tricks, play_card, self_tricks, trick_status
 from wizsim.policies.worlds import dealer_named_trump, sample_world
 from wizsim.rules.kernels import LED_NONE, forbidden_bid, score_round
 
@@ -63,9 +65,10 @@ P_ROLLOUT = 6
 # Who plays the play-outs (``search:rollout=``), by its index in column ``P_ROLLOUT``, and what a decision
 # costs with each at the same worlds, relative to the heuristic's (``registry.PolicySpec.cost_at``):
 # measured 5.0-6.5 times at worlds 1, 2 and 8 without doublings (4-player games, one thread, 2026-12-05).
-ROLLOUTS = ("heuristic", "net")
+ROLLOUTS = ("heuristic", "net", "self")
 ROLLOUT_NET = 1
-ROLLOUT_COSTS = (1.0, 6.0)
+ROLLOUT_SELF = 2
+ROLLOUT_COSTS = (1.0, 6.0, 2.5)  # self: net plays one seat's cards of the play-out, about a quarter at 4 players
 # ``dispatch.kernel_ext``'s ``search`` where a seat's play-outs are net's: an int, a type apart from the
 # True of a table whose search seats all play out by the heuristic, so that such a table compiles no net code
 # (``_play_out``).
@@ -228,13 +231,14 @@ def _card_world(ctx, world, row):
             state.trick_cards[s] = obs.trick_cards[s]
         c = cands[j]
         play_card(state, trump, seat, c, n_in_trick, led0, best0, win0)
-        _play_out(how[0], how[1], (how[2], info, state, world, -1, n_in_trick + 1, leader, obs.played | bit(c)))
+        _play_out(how[0], how[1], (how[2], info, state, world, -1, n_in_trick + 1, leader, obs.played | bit(c)), seat)
         row[j] = score_round(obs.bids[seat], state.tricks[seat])
 
 
-def _play_out(rollouts, params, a):
-    """The play-out from a state: by net where ``params[P_ROLLOUT]`` says so, else by the heuristic; ``a`` =
-    (table, info, state, world, first, n, leader, played) as ``_heuristic_out`` takes it. ``rollouts``
+def _play_out(rollouts, params, a, seat):
+    """The play-out from a state: by net (in every seat, or in the searcher's ``seat`` alone) where
+    ``params[P_ROLLOUT]`` says so, else by the heuristic; ``a`` = (table, info, state, world, first, n, leader,
+    played) as ``_heuristic_out`` takes it. ``rollouts``
     (``dispatch.kernel_ext``'s ``search``) chooses by its type what is compiled: an int (``WITH_NET``) both
     play-outs, anything else (True) the heuristic's only, so that a table without net compiles none of
     net's code (kernels only: see ``_play_out_typed``)."""
@@ -242,18 +246,20 @@ def _play_out(rollouts, params, a):
 
 
 @overload(_play_out)
-def _play_out_typed(rollouts, params, a):
+def _play_out_typed(rollouts, params, a, seat):
     if isinstance(rollouts, types.Integer) and not isinstance(rollouts, types.Boolean):
-        def both(rollouts, params, a):
+        def both(rollouts, params, a, seat):
             if params[P_ROLLOUT] == ROLLOUT_NET:
                 _net_out(params, a)
+            elif params[P_ROLLOUT] == ROLLOUT_SELF:
+                _self_out(params, a, seat)
             else:
                 _heuristic_out(params, a)
         return both
 
-    def heuristic_only(rollouts, params, a):
-        if params[P_ROLLOUT] == ROLLOUT_NET:
-            raise ValueError("search:rollout=net in kernels compiled without net's play-outs: give "
+    def heuristic_only(rollouts, params, a, seat):
+        if params[P_ROLLOUT] != 0:
+            raise ValueError("search:rollout=net or self in kernels compiled without net's play-outs: give "
                              "dispatch.kernel_ext the slots' params")
         _heuristic_out(params, a)
     return heuristic_only
@@ -301,6 +307,13 @@ def _net_out(params, a):
     net_tricks(a[0], a[1], a[2], a[5], a[6], a[7])
 
 
+@kernel
+def _self_out(params, a, seat):
+    """``_heuristic_out`` with net playing ``seat``'s cards (the other seats' bids by the heuristic)."""
+    _bids_from(_heuristic_seat_bid, params, a)
+    self_tricks(a[0], seat, a[1], a[2], a[5], a[6], a[7])
+
+
 @inline_kernel
 def _round_world(ctx, world, row):
     """``search_bid``'s and ``search_trump``'s scores on ``world``: for each candidate (a bid of the seat,
@@ -322,7 +335,7 @@ def _round_world(ctx, world, row):
             t = j
         else:
             bb[seat] = cands[j]
-        _play_out(rollouts, params, (table, RoundInfo(players, r, hook, turn_up, t), state, world, first, 0, 0, ZERO))
+        _play_out(rollouts, params, (table, RoundInfo(players, r, hook, turn_up, t), state, world, first, 0, 0, ZERO), seat)
         row[j] = score_round(bb[seat], state.tricks[seat])
 
 

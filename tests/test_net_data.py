@@ -24,6 +24,7 @@ from wizsim.policies.dispatch import HEURISTIC, NET
 from wizsim.policies.net_data import WHO, empty_out, label_rounds
 from wizsim.policies.net_weights import DEFAULT_PATH, read_weights, save_weights
 from wizsim.policies.registry import N_PARAMS
+from wizsim.policies.search import P_ROLLOUT, ROLLOUT_SELF
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -32,7 +33,9 @@ def in_memory(spec):
     """``label_rounds`` over the whole run in one call: the six arrays and the three ``who`` arrays, trimmed."""
     out, counts = empty_out(spec.rounds)
     kind = NET if spec.behaviour == "net" else HEURISTIC
-    label_rounds(np.uint64(spec.seed), spec.first, spec.rounds, kind, np.zeros(N_PARAMS), spec.table(), spec.eps,
+    params = np.zeros(N_PARAMS)
+    params[P_ROLLOUT] = ROLLOUT_SELF if spec.rollout == "self" else 0
+    label_rounds(np.uint64(spec.seed), spec.first, spec.rounds, kind, params, spec.table(), spec.eps,
                  spec.p_card, out, counts)
     return [a[:counts[t]] for t, a in zip((0, 0, 1, 1, 2, 2, 0, 1, 2), out, strict=True)]
 
@@ -181,3 +184,26 @@ def test_label_only_writes_the_folder_its_run_file_names(tmp_path):
     assert run["status"] == "complete" and run["identity"]["eps"] == 0.0
     assert run["command"].startswith("python scripts/train_net.py --label-only --data")
     assert run["run_id"] == make_label_spec(12, seed=9, chunk_size=5).run_id
+
+
+def test_a_self_valued_run_is_its_own_run_and_values_by_the_nets_play(tmp_path):
+    """``rollout="self"`` (the improvement rounds of ``--improve-self``): the behaviour net plays the deciding
+    seat's later cards in the valuing play-outs. The folder reads back as ``label_rounds`` with the search's
+    ``rollout=self`` in memory, its run id and command name the rollout, its values differ from the
+    heuristic-valued run of the same rounds on the same decisions, and the heuristic cannot be its behaviour."""
+    spec = make_label_spec(30, first=3, seed=5, behaviour=DEFAULT_PATH, eps=0.05, chunk_size=15, rollout="self")
+    plain = make_label_spec(30, first=3, seed=5, behaviour=DEFAULT_PATH, eps=0.05, chunk_size=15)
+    assert spec.run_id != plain.run_id and "--rollout self" in spec.command()
+    assert "rollout" not in plain.identity()  # a heuristic-valued run keeps the id it had before the option
+    write_labels(tmp_path / "s", spec)
+    got, mem = read_labels(tmp_path / "s"), in_memory(spec)
+    for t, name in enumerate(TABLES):
+        assert np.array_equal(got[name].features, mem[2 * t].reshape(len(mem[2 * t]), -1))
+        assert np.array_equal(got[name].scores, mem[2 * t + 1], equal_nan=True)
+    base = in_memory(plain)
+    assert np.array_equal(base[0], mem[0])  # the same rounds, played the same way: the same decisions
+    assert not np.array_equal(base[1], mem[1], equal_nan=True)  # valued by other play-outs
+    with pytest.raises(ConfigError, match="give a net weights file as the behaviour"):
+        make_label_spec(10, rollout="self")
+    with pytest.raises(ConfigError, match="rollout must be heuristic or self"):
+        make_label_spec(10, behaviour=DEFAULT_PATH, rollout="net")

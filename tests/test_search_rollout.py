@@ -135,3 +135,65 @@ def test_the_net_play_out_is_its_twins_round(players, seed, hook, data):
              (twin.table, RoundInfo(players, r, hook, rd.turn_up, trump), state, world, 0, 0, 0, ZERO))
     assert state.bids.tolist() == list(rd.bids)
     assert state.tricks.tolist() == list(rd.tricks)
+
+
+def test_self_play_outs_parse_play_legal_rounds_and_differ():
+    """``search:rollout=self``: net plays the searcher's own later cards, the heuristic every other seat."""
+    assert check_policy("search:rollout=self:worlds=2") == "search:worlds=2:rollout=self"
+    assert parse_policy("search:rollout=self").table == "net"
+    assert parse_policy("search").cost < parse_policy("search:rollout=self").cost < parse_policy("search:rollout=net").cost
+    ext = make_slots(["search:rollout=self", "heuristic"]).ext
+    assert ext[0] == WITH_NET and type(ext[0]) is not bool
+    self_search = "search:worlds=2:doublings=0:rollout=self"
+    for players in (3, 5):
+        batch = simulate_rounds(players, 3, 4, [self_search] + ["heuristic"] * (players - 1), seed=players,
+                                hook=True, trick_log=True, threads=1)
+        check_batch(batch, True)
+        check_play_log(batch, range(batch.n))
+
+    def run(search):
+        return simulate_rounds(4, 5, 12, [search, "heuristic", "net", "heuristic"], seed=3, threads=1)
+
+    a, b = run(self_search), run(self_search)
+    for name in ("bids", "tricks", "scores"):
+        np.testing.assert_array_equal(getattr(a, name), getattr(b, name), err_msg=name)
+    others = [run(HEURISTIC_SEARCH), run(NET_SEARCH)]
+    assert all(not (np.array_equal(a.bids, o.bids) and np.array_equal(a.tricks, o.tricks)) for o in others)
+
+
+@settings(deadline=None, max_examples=10)
+@given(st.integers(3, 6), st.integers(0, 10**6), st.booleans(), st.data())
+def test_the_self_play_out_is_its_twins_round(players, seed, hook, data):
+    """The search's self play-out from a round's start (every seat bids by the heuristic, then seat ``s``
+    plays by net and the others by the heuristic) gives the bids and tricks of the same deal played at the
+    open table by net's NumPy twin in seat ``s`` and the heuristic in the others."""
+    from wizsim.bits import ZERO
+    from wizsim.policies.records import RoundInfo, state_arrays
+    from wizsim.policies.search import _self_out
+
+    r = data.draw(st.integers(1, 60 // players))
+    s = data.draw(st.integers(0, players - 1))
+    twin = _TwinNet()
+    rd = wizsim.Round(players, r, seed=seed, hook=hook)
+    world = np.array([sum(1 << c for c in hand) for hand in rd.hands], np.uint64)
+    heuristic = wizsim.player("heuristic")
+
+    class Bidder:  # net's twin plays the cards; the bid (and a trump) is the heuristic's, as in the play-out
+        def trump(self, obs):
+            return heuristic.trump(obs)
+
+        def bid(self, obs):
+            return heuristic.bid(obs)
+
+        def card(self, obs):
+            return twin.card(obs)
+
+    seats = [heuristic] * players
+    seats[s] = Bidder()
+    rd.play(seats)
+    state = state_arrays(players, world)
+    trump = -1 if rd.trump is None else int(rd.trump)
+    _self_out(parse_policy("search:rollout=self").params_row(),
+              (twin.table, RoundInfo(players, r, hook, rd.turn_up, trump), state, world, 0, 0, 0, ZERO), s)
+    assert state.bids.tolist() == list(rd.bids)
+    assert state.tricks.tolist() == list(rd.tricks)

@@ -3,6 +3,7 @@
     NUMBA_NUM_THREADS=1 nice -n 10 python benchmarks/net.py                  # the issue's figures
     python benchmarks/net.py --games 200 --search-games 40 --speed-rounds 2000  # a quick look
     python benchmarks/net.py --parts one-seat          # one part again; the others' figures are kept
+    python benchmarks/net.py --parts against --against OLD.npz  # paired by deal against other weights
 
 - **strength**: ``wizsim tournament``'s machinery (``run_tournament``): whole games, every policy in every
   seat of every deal (rotations), paired difference per deal with its 95% interval: ``net,heuristic`` at 4
@@ -53,6 +54,39 @@ def strength(players: int, policies: str, games: int, seed: int) -> dict:
             "bid_accuracy": {p["name"]: p["bid_accuracy"] for p in res["policies"]},
             "mean_score": {p["name"]: p["mean_score"] for p in res["policies"]},
             "seconds": round(time.perf_counter() - t, 1)}
+
+
+def deal_differences(players: int, policies: str, games: int, seed: int) -> np.ndarray:
+    """Per deal, the first policy's mean points a seat-game minus the second's (the tournament's paired
+    difference, deal by deal): what pairs two weight files played on the same deals."""
+    res = run_tournament(players, policies, games, seed=seed, threads=1, keep_games=True)
+    g = res.games
+    a, b = res.differences.iloc[0][["a", "b"]]
+    per = g.groupby(["deal", "policy"], observed=True)["score"].mean().unstack()
+    return (per[a] - per[b]).to_numpy()
+
+
+def against(weights: Path, games: int, seed: int) -> dict:
+    """These weights against ``weights``, paired by deal: each file's ``net`` - heuristic per deal at 4
+    players (``net,heuristic``, the same deals), the other file played in a child process
+    (``WIZSIM_NET_WEIGHTS``), and the mean of the per-deal change with its 95% interval."""
+    import subprocess
+    import tempfile
+
+    here = deal_differences(4, "net,heuristic", games, seed)
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "other.npy"
+        code = (f"import sys, numpy as np; sys.path.insert(0, {str(ROOT / 'benchmarks')!r}); "
+                f"from net import deal_differences; np.save({str(out)!r}, "
+                f"deal_differences(4, 'net,heuristic', {games}, {seed}))")
+        subprocess.run([sys.executable, "-c", code], check=True, env={**os.environ, "WIZSIM_NET_WEIGHTS": str(weights)})
+        there = np.load(out)
+    w, _ = read_weights(weights)
+    d = here - there
+    half = 1.959964 * d.std(ddof=1) / np.sqrt(len(d))
+    return {"other_weights": str(weights), "other_sha256": digest(w), "deals": len(d), "games": games, "seed": seed,
+            "this": float(here.mean()), "other": float(there.mean()),
+            "change": {"mean": float(d.mean()), "low": float(d.mean() - half), "high": float(d.mean() + half)}}
 
 
 def speed(rounds: int, repeats: int, players: int = 4, r: int = 15) -> dict:
@@ -131,7 +165,9 @@ def main(argv=None) -> dict:
     ap.add_argument("--one-seat-games", type=int, default=400,
                     help="games of one net (and, with --search-games, one search:worlds=8) against three heuristics at "
                          "4 players: the make-up of benchmarks/strength.py's search table (0: skip)")
-    ap.add_argument("--parts", default="speed,4p,agreement,search,one-seat,other",
+    ap.add_argument("--against", type=Path, default=None,
+                    help="another weights file: net - heuristic of both on the same --games deals, paired by deal")
+    ap.add_argument("--parts", default="speed,4p,against,agreement,search,one-seat,other",
                     help="the comma list of parts to run; the others keep their figures from --out when it exists")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results" / "net.json")
@@ -163,6 +199,8 @@ def main(argv=None) -> dict:
         show("speed", speed(args.speed_rounds, args.repeats))
     if "4p" in parts:
         show("vs_heuristic_4p", strength(4, "net,heuristic", args.games, args.seed))
+    if args.against is not None and "against" in parts:
+        show("against_other_weights_4p", against(args.against, args.games, args.seed))
     if args.agreement and "agreement" in parts:
         show("agreement_with_search", agreement(args.agreement, args.agreement_rounds))
     if args.search_games and "search" in parts:

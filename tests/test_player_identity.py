@@ -226,3 +226,32 @@ def test_tournament_results_and_game_records_carry_the_identity(tmp_path, monkey
     bad["identities"][1]["colour"] = "red"
     with pytest.raises(RecordError, match=r"identities\[1\]: unknown"):
         GameRecord.from_dict(bad)
+
+
+def test_a_net_dataset_resumed_with_other_weights_is_refused(tmp_path, monkeypatch):
+    """``net`` (and a search playing out by net) is recorded with the sha256 of the weights it plays: the same
+    command with other weights (``WIZSIM_NET_WEIGHTS``, one wizsim version) is another player, refused in one
+    line, the folder left as it was; with the first weights back it finds its run complete."""
+    import numpy as np
+
+    from wizsim.policies.net_weights import read_weights, save_weights
+    from wizsim.policies.registry import seat_identity
+
+    args = ["simulate", "--players", "4", "--round", "3", "--rounds", "20", "--chunk-size", "10",
+            "--policies", "net,heuristic", "--seed", "1", "--out", str(tmp_path / "d")]
+    assert CliRunner().invoke(main, args).exit_code == 0
+    run = json.loads((tmp_path / "d" / MANIFEST).read_text())
+    assert run["identity"]["identities"][0]["net_weights"] == seat_identity("net")["net_weights"]
+    before = everything(tmp_path / "d")
+    w, meta = read_weights()
+    other = tmp_path / "other.npz"
+    save_weights(other, (w * 1.01).astype(np.float32), meta)
+    monkeypatch.setenv("WIZSIM_NET_WEIGHTS", str(other))
+    assert seat_identity("search:rollout=self")["net_weights"] == seat_identity("net")["net_weights"]
+    res = CliRunner().invoke(main, args)
+    assert res.exit_code == 2, res.output
+    assert len(error_lines(res.output)) == 1 and "net" in error_lines(res.output)[0], res.output
+    assert everything(tmp_path / "d") == before
+    monkeypatch.delenv("WIZSIM_NET_WEIGHTS")
+    assert CliRunner().invoke(main, args).exit_code == 0  # complete: nothing written but the run file's log
+    assert files_of(tmp_path / "d") == {k: v for k, v in before.items() if k.endswith(".parquet")}

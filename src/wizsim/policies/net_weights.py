@@ -100,3 +100,10 @@ def net_table() -> np.ndarray:
     except OSError:
         stamp = ()
     return np.concatenate([np.array(VALUES, dtype=np.float64), _weights_at(path, stamp)])
+
+
+def weights_digest() -> str:
+    """The sha256 of the weights ``net_table`` plays (``weights_path()``, read once while the file stays the
+    same): part of the identity of every built-in that plays them (``registry.seat_identity``), so that a
+    dataset resumed with other weights is refused rather than mixed."""
+    return digest(net_table()[-N_WEIGHTS:].astype(np.float32))

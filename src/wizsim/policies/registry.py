@@ -172,12 +172,20 @@ POLICIES: dict[str, PolicyEntry] = {e.name: e for e in _entries()}
 
 def seat_identity(name: str) -> dict:
     """What the player seated as canonical ``name`` is (``wizsim.identity``): a built-in by its name and
-    wizsim's version, a user's player as recorded when it was seated."""
+    wizsim's version (and, where it plays net's weights, their sha256: ``net_weights``, so that weights
+    changed under one version, ``WIZSIM_NET_WEIGHTS``, are another player), a user's player as recorded
+    when it was seated."""
     from wizsim.identity import builtin_identity, object_identity
 
     if is_user_player(name):
         return dict(USER_IDENTITIES.get(name) or object_identity(name))
-    return builtin_identity(check_policy(name))
+    canon = check_policy(name)
+    ident = builtin_identity(canon)
+    if parse_policy(canon).table == "net":
+        from wizsim.policies.net_weights import weights_digest
+
+        ident["net_weights"] = weights_digest()
+    return ident
 
 
 def looks_like_player_spec(text: str) -> bool:

@@ -22,9 +22,10 @@ every other seat's, and the bids of the seats after the candidate, is played by 
 seat alone (``search:rollout=self``: its later cards by net, every other seat's cards and bids by the
 heuristic, ``rollout.self_tricks``), which is how net's training labels its improvement rounds
 (``net_data``). The worlds are drawn as before: the opponents' model stays the heuristic's. A net card
-play costs tens of heuristic ones, so at equal time it sees fewer worlds (docs/net.md). What is compiled follows the table: ``dispatch.kernel_ext``
-passes ``search`` as True where every search seat plays out by the heuristic (no net code compiled in),
-as the int ``WITH_NET`` where one plays out by net (``_play_out``).
+play costs tens of heuristic ones, so at equal time it sees fewer worlds (docs/net.md). What is compiled
+follows the table: ``dispatch.kernel_ext`` passes ``search`` as True where every search seat plays out by
+the heuristic (no net code compiled in), as the int ``WITH_NET`` where one plays out by net in any seat
+(``_play_out``).
 
 Close decisions get more worlds: after a batch of ``worlds``, when the best candidate does not beat the
 runner-up by a paired 95% interval, the worlds are doubled, up to ``doublings`` times.
@@ -241,9 +242,8 @@ def _card_world(ctx, world, row):
 def _play_out(rollouts, params, a, seat):
     """The play-out from a state: by net (in every seat, or in the searcher's ``seat`` alone) where
     ``params[P_ROLLOUT]`` says so, else by the heuristic; ``a`` = (table, info, state, world, first, n, leader,
-    played) as ``_heuristic_out`` takes it. ``rollouts``
-    (``dispatch.kernel_ext``'s ``search``) chooses by its type what is compiled: an int (``WITH_NET``) both
-    play-outs, anything else (True) the heuristic's only, so that a table without net compiles none of
+    played) as ``_heuristic_out`` takes it. ``rollouts`` (``dispatch.kernel_ext``'s ``search``) chooses by
+    its type what is compiled: an int (``WITH_NET``) every play-out, anything else (True) the heuristic's only, so that a table without net compiles none of
     net's code (kernels only: see ``_play_out_typed``)."""
     raise TypeError("kernels only")
 

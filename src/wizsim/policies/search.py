@@ -243,8 +243,8 @@ def _play_out(rollouts, params, a, seat):
     """The play-out from a state: by net (in every seat, or in the searcher's ``seat`` alone) where
     ``params[P_ROLLOUT]`` says so, else by the heuristic; ``a`` = (table, info, state, world, first, n, leader,
     played) as ``_heuristic_out`` takes it. ``rollouts`` (``dispatch.kernel_ext``'s ``search``) chooses by
-    its type what is compiled: an int (``WITH_NET``) every play-out, anything else (True) the heuristic's only, so that a table without net compiles none of
-    net's code (kernels only: see ``_play_out_typed``)."""
+    its type what is compiled: an int (``WITH_NET``) every play-out, anything else (True) the heuristic's
+    only, so that a table without net compiles none of net's code (kernels only: see ``_play_out_typed``)."""
     raise TypeError("kernels only")
 
 

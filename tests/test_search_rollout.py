@@ -197,3 +197,29 @@ def test_the_self_play_out_is_its_twins_round(players, seed, hook, data):
               (twin.table, RoundInfo(players, r, hook, rd.turn_up, trump), state, world, 0, 0, 0, ZERO), s)
     assert state.bids.tolist() == list(rd.bids)
     assert state.tricks.tolist() == list(rd.tricks)
+
+
+def test_a_table_of_net_and_search_seats_is_cacheable():
+    """No kernel of a table that seats both net and the search holds the address of a Python object (a
+    function passed as a value), which Numba refuses to cache: such a table compiled again in every
+    process. Every wizsim kernel compiled so far in this process is checked."""
+    import importlib
+    import pkgutil
+
+    from numba.core.registry import CPUDispatcher
+
+    simulate_rounds(4, 3, 2, ["net", "search:worlds=1", "heuristic", "net"], seed=1, threads=1)
+    wizsim.simulate_games(4, 1, ["net", "search:worlds=1:doublings=0", "net", "heuristic"], seed=1)
+    held, checked = [], 0
+    for info in pkgutil.walk_packages(wizsim.__path__, "wizsim."):
+        try:
+            mod = importlib.import_module(info.name)
+        except ImportError:  # an optional extra's module
+            continue
+        for name, obj in vars(mod).items():
+            if isinstance(obj, CPUDispatcher):
+                for cres in obj.overloads.values():
+                    checked += 1
+                    if cres.library.has_dynamic_globals:
+                        held.append(f"{info.name}.{name}")
+    assert checked > 20 and not held, held

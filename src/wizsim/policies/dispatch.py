@@ -85,7 +85,7 @@ def choose_bid_light(kind, params, table, obs, rng, net):
         return heuristic_bid(params, table, obs.seat, obs.players, obs.r, obs.hand, obs.turn_up, obs.trump, obs.bids,
                              obs.forbidden)
     if kind == NET:
-        return _net(net, net_bid, table, obs)
+        return _net_bid(net, table, obs)
     return random_bid(obs.r, obs.forbidden, rng)
 
 
@@ -128,25 +128,36 @@ def _user_card_typed(user, obs, rng):
     return lambda user, obs, rng: user[2](obs, rng)
 
 
-def _net(net, decide, table, obs):
-    """Net's decision ``decide(table, obs)`` where ``net`` is not None (kernels only, as ``_search_card``:
-    ``net`` too comes out of a context where Numba prunes no None branch)."""
-    raise TypeError("kernels only")
+def _net_gate(decide):
+    """``decide(table, obs)`` (one of net's deciders) behind a gate on ``net`` (kernels only, as
+    ``_search_card``: ``net`` too comes out of a context where Numba prunes no None branch). None: no seat
+    plays net, and its networks are not compiled in; a net seat there is a caller's bug (``kernel_ext`` was
+    not given the slots' kinds), refused rather than played as another policy (the refusal costs a first run
+    0.2 s of compiling). One gate per decider, the decider a global of its code: a decider passed as an
+    argument is a function *value*, which Numba lowers as the address of a Python object, and a kernel
+    holding such an address cannot be cached (a table of net and search seats compiled again in every
+    process, until the gate stopped taking it as an argument)."""
+
+    def gate(net, table, obs):
+        raise TypeError("kernels only")
+
+    @overload(gate)
+    def _typed(net, table, obs):
+        if isinstance(net, types.NoneType):
+            def refuse(net, table, obs):
+                if obs.seat >= 0:  # always; a branch, so that the call types as a decision (an int), not None
+                    raise ValueError("a net seat in kernels compiled without net's code: give dispatch.kernel_ext "
+                                     "the slots' kinds")
+                return -1
+            return refuse
+        return lambda net, table, obs: decide(table, obs)
+
+    return gate
 
 
-@overload(_net)
-def _net_typed(net, decide, table, obs):
-    """None: no seat plays net, and its networks are not compiled in; a net seat there is a caller's bug
-    (``kernel_ext`` was not given the slots' kinds), refused rather than played as another policy (the
-    refusal costs a first run 0.2 s of compiling)."""
-    if isinstance(net, types.NoneType):
-        def refuse(net, decide, table, obs):
-            if obs.seat >= 0:  # always; a branch, so that the call types as a decision (an int), not None
-                raise ValueError("a net seat in kernels compiled without net's code: give dispatch.kernel_ext "
-                                 "the slots' kinds")
-            return -1
-        return refuse
-    return lambda net, decide, table, obs: decide(table, obs)
+_net_bid = _net_gate(net_bid)
+_net_card = _net_gate(net_card)
+_net_trump = _net_gate(net_trump)
 
 
 @inline_kernel
@@ -156,7 +167,7 @@ def choose_card_light(kind, params, table, obs, rng, net):
             return random_card(obs.legal, rng)
         return heuristic_obs_card(obs)
     if kind == NET:
-        return _net(net, net_card, table, obs)
+        return _net_card(net, table, obs)
     return random_card(obs.legal, rng)
 
 
@@ -179,7 +190,7 @@ def choose_trump_light(kind, params, table, obs, rng, net):
     if kind == HEURISTIC:
         return heuristic_trump(params, table, obs.players, obs.r, obs.hand, rng)
     if kind == NET:
-        return _net(net, net_trump, table, obs)
+        return _net_trump(net, table, obs)
     return random_trump(rng)
 
 

@@ -207,9 +207,10 @@ def _unliteral_calls(dispatcher):
     return dispatcher
 
 
-def _cached(dispatcher):
+def _cached(dispatcher, literal: bool = False):
     global _cache_off_reason
-    _unliteral_calls(dispatcher)
+    if not literal:
+        _unliteral_calls(dispatcher)
     if CACHE and _cache_off_reason is None:
         try:
             dispatcher._cache = _PackageFunctionCache(dispatcher.py_func)
@@ -270,6 +271,14 @@ _COUNTED = dict(_nrt=True, **_OPTIONS)
 def kernel(fn):
     """Serial nopython kernel, cached."""
     return _cached(njit(**_COUNTED)(fn))
+
+
+def literal_kernel(fn):
+    """``kernel``, but compiled once for each value of a constant argument (Numba's own way, which
+    ``_unliteral_calls`` turns off for the others): for net's layers, whose offsets and sizes, known when
+    compiled, let the compiler turn the weight loops into fixed-stride code. Without it `net` played half as
+    many cards a second (0.5.0: 208,000 against 0.4.0's 415,000, one thread)."""
+    return _cached(njit(**_COUNTED)(fn), literal=True)
 
 
 def inline_kernel(fn):

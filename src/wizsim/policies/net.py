@@ -51,7 +51,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from wizsim._numba import kernel
+from wizsim._numba import kernel, literal_kernel
 from wizsim.bits import ZERO, lowest_bit, popcount
 from wizsim.cards import N_RANKS, N_SUITED
 from wizsim.policies.heuristic import TABLE_SIZE
@@ -153,7 +153,7 @@ def card_kind(c, trump):
     return canon_suit(c // N_RANKS, trump) * N_RANKS + c % N_RANKS
 
 
-@kernel
+@literal_kernel
 def add_cards(x, at, mask, trump):
     """Add 1 at ``x[at + kind]`` for each card of ``mask``."""
     m = mask
@@ -163,7 +163,7 @@ def add_cards(x, at, mask, trump):
         x[at + card_kind(c, trump)] += 1.0
 
 
-@kernel
+@literal_kernel
 def start_features(obs, x, at_hand, at_turn):
     """Zero ``x``, then the seat's hand (a count per kind from ``at_hand``) and the turned-up card (one-hot
     from ``at_turn``; slot ``at_turn + N_KINDS`` when none): what the card and bid networks' inputs share."""
@@ -259,7 +259,7 @@ def trump_features(hand, players, r, s, x):
     x[T_R + r - 1] = 1.0
 
 
-@kernel
+@literal_kernel
 def hidden(table, x, d_in, w1, b1, h1, w2, b2, h2):
     """The two ReLU layers: ``h1 = relu(x W1 + b1)``, ``h2 = relu(h1 W2 + b2)`` (zero inputs skipped)."""
     n1 = h1.shape[0]
@@ -287,7 +287,7 @@ def hidden(table, x, d_in, w1, b1, h1, w2, b2, h2):
             h2[j] = 0.0
 
 
-@kernel
+@literal_kernel
 def logit(table, h2, w3, b3, a):
     """Output ``a`` of the last layer (stored transposed: one contiguous row per output)."""
     n2 = h2.shape[0]
@@ -298,7 +298,7 @@ def logit(table, h2, w3, b3, a):
     return v
 
 
-@kernel
+@literal_kernel
 def scratch(d_in, n1, n2):
     """(x, h1, h2): one network's input and hidden layers, views of one allocation."""
     buf = np.empty(d_in + n1 + n2)

@@ -82,6 +82,9 @@ TABLES = {
     "search:worlds=8": ["search:worlds=8"] * 3,
     "mixed": ["random", "heuristic:bid_shift=0.5", "search:worlds=8"],
 }
+# Tables run only when named (``--tables net``): a table of the learned player, to tell how far the advisor
+# told ``--policy net`` is off at a table that does play as told from how far net is from search.
+EXTRA_TABLES = {"net": ["net"] * 3}
 ROUNDS = (3, 6, 10, 15)
 MIXED = ("random", "heuristic:bid_shift=0.5", "search:worlds=8", "heuristic:bid_shift=-0.5")
 
@@ -643,7 +646,8 @@ def main() -> None:
     if any(not 1 <= r <= 60 // PLAYERS for r in rounds):
         ap.error(f"--rounds: a round at {PLAYERS} players has 1..{60 // PLAYERS} cards")
     every = tables_for(PLAYERS)
-    tables = every if args.tables is None else {k: every[k] for k in args.tables.split(",")}
+    named = {**every, **{k: [v[0]] * (PLAYERS - 1) for k, v in EXTRA_TABLES.items()}}
+    tables = every if args.tables is None else {k: named[k] for k in args.tables.split(",")}
     deals = args.deals if args.deals is not None else max(4, args.questions // 4)
     trust = {k: v for k, v in (("bid_trust", args.bid_trust), ("play_noise", args.play_noise), ("policy", args.policy),
                                ("trump_trust", args.trump_trust)) if v is not None}

@@ -2,6 +2,7 @@
 
     nice -n 10 python benchmarks/search_rollout.py --minutes 25     # calibrate, then as many games as fit
     python benchmarks/search_rollout.py --games 40                   # quick look
+    nice -n 10 python benchmarks/search_rollout.py --rollout self --minutes 25  # net in the searcher's seat only
 
 ``search:rollout=net`` plays every play-out (the searcher's own later cards and every other seat's, and the
 bids after the searcher's) by the learned policy ``net`` instead of the heuristic. A net card play costs
@@ -16,8 +17,13 @@ block``) while the time lasts (or until ``--games``): each block's paired interv
 its sums over deals and pooled, the interval one tournament over every deal would give, and the result
 file is rewritten after each block, so a run stopped early keeps what it played.
 
+``--rollout self`` (``search:rollout=self``): net plays only the searcher's own later cards in the play-outs,
+the heuristic every other seat's: about three times today's cost at the same worlds, so the net side sees
+about a third of the worlds.
+
 Prints both times, the games, and the mean difference (net-play-out side minus today's) with its
-paired 95% interval; writes benchmarks/results/search-rollout.json.
+paired 95% interval; writes benchmarks/results/search-rollout.json (``--rollout self``:
+search-rollout-self.json).
 """
 
 from __future__ import annotations
@@ -36,10 +42,15 @@ TODAY = "search:worlds=8"
 PLAYERS = 4
 
 
+ROLLOUT = "net"  # --rollout
+CANDIDATES = {"net": ["worlds=1", "worlds=2:doublings=0", "worlds=2:doublings=1", "worlds=2", "worlds=3:doublings=1"],
+              "self": ["worlds=2", "worlds=3:doublings=1", "worlds=3", "worlds=4:doublings=1"]}
+
+
 def net_side(how: str) -> str:
     from wizsim.policies import check_policy
 
-    return check_policy(f"search:rollout=net:{how}")  # canonical: as the tournament names it
+    return check_policy(f"search:rollout={ROLLOUT}:{how}")  # canonical: as the tournament names it
 
 
 def seconds_per_decision(policy: str, games: int, repeats: int, seed: int) -> float:
@@ -64,15 +75,23 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--minutes", type=float, default=25.0, help="wall time for the whole run (default 25)")
     ap.add_argument("--games", type=int, default=None, help="play this many games instead of filling the time")
-    ap.add_argument("--net", nargs="+", default=["worlds=1", "worlds=2:doublings=0", "worlds=2:doublings=1",
-                                                 "worlds=2", "worlds=3:doublings=1"],
-                    help="the net side's worlds (and doublings) to time: the nearest to today's time plays")
+    ap.add_argument("--rollout", choices=tuple(CANDIDATES), default="net",
+                    help="the net side's play-outs: net in every seat (default), or self (net in the searcher's seat)")
+    ap.add_argument("--net", nargs="+", default=None,
+                    help="the net side's worlds (and doublings) to time: the nearest to today's time plays "
+                         "(default: a few near equal time for --rollout)")
     ap.add_argument("--block", type=int, default=10, help="deals per tournament block (default 10)")
     ap.add_argument("--calibration-games", type=int, default=4)
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--seed", type=int, default=35)
-    ap.add_argument("--out", type=Path, default=Path(__file__).parent / "results" / "search-rollout.json")
+    ap.add_argument("--out", type=Path, default=None, help="default benchmarks/results/search-rollout.json "
+                                                           "(--rollout self: search-rollout-self.json)")
     args = ap.parse_args()
+    global ROLLOUT
+    ROLLOUT = args.rollout
+    args.net = args.net or CANDIDATES[ROLLOUT]
+    args.out = args.out or Path(__file__).parent / "results" / (
+        "search-rollout.json" if ROLLOUT == "net" else f"search-rollout-{ROLLOUT}.json")
     start = time.perf_counter()
 
     from wizsim.tournament import run_tournament

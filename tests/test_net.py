@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 import wizsim
 from wizsim.config import ConfigError
+from wizsim.deal.reference import Stream
 from wizsim.policies import net as K
 from wizsim.policies import net_reference as R
 from wizsim.policies.net_weights import ENV_PATH, layer_sizes, read_weights, save_weights, weights_path
@@ -106,7 +107,17 @@ class _Twin:
         x = np.empty(d)
         kernel_features(v, x)
         np.testing.assert_allclose(x, twin_features(v), rtol=1e-12, atol=1e-12)
+        self._drawn(v, kernel)
         return self._check(twin(self.w, v), kernel(self.table, v))
+
+    def _drawn(self, v, kernel):
+        """``net:temperature``: the drawn decision and the stream after it, kernel against twin."""
+        drawn = {K.net_card: (K.net_card_drawn, R.net_card_drawn), K.net_bid: (K.net_bid_drawn, R.net_bid_drawn)}
+        kern, twin = drawn[kernel]
+        state, t = 1000 + self.decisions, (0.3, 1.0, 2.5)[self.decisions % 3]
+        rng, stream = np.array([state], np.uint64), Stream(state)
+        assert kern(self.table, v, t, rng) == twin(self.w, v, t, stream)
+        assert int(rng[0]) == stream.state
 
     def _check(self, twin, kern):
         assert twin == kern
@@ -162,7 +173,9 @@ def test_net_is_a_registered_policy():
     assert wizsim.player("net").name == "net"
     slots = make_slots(["net", "heuristic", "search:worlds=2"])
     assert slots.table.shape == (K.TABLE_LEN,)  # one table: the heuristic's values, then the weights
-    with pytest.raises(ConfigError, match="takes 0 parameter"):
+    with pytest.raises(ConfigError, match="takes 2 parameter"):
+        make_slots(["net:0.1:0.2:3"])
+    with pytest.raises(ConfigError, match="play_noise must be 0..1"):
         make_slots(["net:3"])
 
 
@@ -275,3 +288,57 @@ def test_net_is_the_vector_envs_opponent():
     for _ in range(40):  # the learner plays its lowest legal action; the net plays the other seats
         env.step(np.array([np.flatnonzero(m)[0] for m in env.masks]))
     assert (env.seat == 1).all()
+
+
+class _FirstBid:
+    """Bids and plays as the heuristic's open-table player and keeps the first bid observation it sees."""
+
+    def __init__(self):
+        self.me = wizsim.player("heuristic")
+        self.obs = None
+
+    def trump(self, obs):
+        return self.me.trump(obs)
+
+    def bid(self, obs):
+        self.obs = self.obs or kernel_view(obs)
+        return self.me.bid(obs)
+
+    def card(self, obs):
+        return self.me.card(obs)
+
+
+@pytest.mark.parametrize("t", [0.5, 2.0])
+def test_net_at_a_temperature_draws_its_bid_from_the_softmax_over_t(t):
+    """``net:temperature=t``: each allowed bid as often as softmax(outputs / t) says (the Gumbel-max draw)."""
+    w = _random_weights(3, 0.05)
+    first = _FirstBid()
+    wizsim.Round(4, 3, seed=9).play([first] * 4)
+    v, table = first.obs, _table(w)
+    z = R.forward(w, "bid", R.bid_features(v))[:int(v.r) + 1] / t
+    allowed = [b for b in range(int(v.r) + 1) if b != v.forbidden]
+    p = np.exp(z[allowed] - z[allowed].max())
+    p /= p.sum()
+    rng, trials = np.array([5], np.uint64), 20_000
+    counts = np.bincount([K.net_bid_drawn(table, v, t, rng) for _ in range(trials)], minlength=int(v.r) + 1)
+    assert counts[[b for b in range(int(v.r) + 1) if b not in allowed]].sum() == 0
+    for b, pb in zip(allowed, p, strict=True):
+        assert abs(counts[b] / trials - pb) < 4 * np.sqrt(pb * (1 - pb) / trials) + 1e-9, (b, counts[b], pb)
+
+
+def test_net_at_a_temperature_is_reproducible_and_plays_as_at_the_open_table():
+    a = wizsim.simulate_rounds(4, 7, 60, ["net:temperature=0.5", "heuristic"], seed=4)
+    b = wizsim.simulate_rounds(4, 7, 60, ["net:temperature=0.5", "heuristic"], seed=4)
+    plain = wizsim.simulate_rounds(4, 7, 60, ["net", "heuristic"], seed=4)
+    for f in FIELDS:
+        assert np.array_equal(getattr(a, f), getattr(b, f)), f
+    assert (a.bids != plain.bids).any() and (a.tricks != plain.tricks).any()
+    table = copy.deepcopy(a)
+    for f in ("bids", "tricks", "scores"):
+        getattr(table, f)[...] = 0
+    python_rounds(table, False, False)
+    for f in ("bids", "tricks", "scores"):
+        assert np.array_equal(getattr(a, f), getattr(table, f)), f
+    assert wizsim.policies.check_policy("net:temperature=0") == "net"
+    with pytest.raises(ConfigError, match="temperature must be 0..10"):
+        make_slots(["net:temperature=-1"])

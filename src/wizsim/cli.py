@@ -525,8 +525,8 @@ def simulate(players, round_size, rounds, games, policy, policies, hook, seed, t
               help="Play advice: how far the cards the opponents chose are trusted as evidence, 0..1.")
 @click.option("--play-noise", type=click.FloatRange(0, 1), default=None,
               show_default=f"{DEFAULT_PLAY_NOISE:g} for bid and trump advice, 0 for play advice",
-              help="How often, 0..1, an opponent modelled by the heuristic plays a random legal card instead of "
-                   "the heuristic's in the simulations: 0 plays exactly as the heuristic.")
+              help="How often, 0..1, an opponent modelled by the heuristic (or net) plays a random legal card "
+                   "instead of its own in the simulations: 0 plays exactly as the model.")
 @click.option("--doubt", type=click.FloatRange(0, 1), default=None,
               show_default=f"{DEFAULT_DOUBT:g} for bid and trump advice, {DEFAULT_PLAY_ADVICE_DOUBT:g} for play advice",
               help="The prior chance, 0..1, that the table is nothing like the model (blind bids, random cards); "

@@ -148,10 +148,10 @@ def opponent_names(policy, players: int, seat: int) -> tuple[str, ...]:
 
 
 def with_play_noise(name: str, play_noise: float) -> str:
-    """The canonical name of policy ``name`` playing with ``play_noise`` when it is the heuristic without a
-    noise of its own (``heuristic:play_noise=0.1`` keeps its 0.1); any other policy unchanged."""
+    """The canonical name of policy ``name`` playing with ``play_noise`` when it is the heuristic or net
+    without a noise of its own (``heuristic:play_noise=0.1`` keeps its 0.1); any other policy unchanged."""
     spec = parse_policy(name)
-    if spec.entry.name != "heuristic" or play_noise <= 0:
+    if spec.entry.name not in ("heuristic", "net") or play_noise <= 0:
         return name
     values = dict(zip((p.name for p in spec.entry.params), spec.values, strict=True))
     if values["play_noise"] > 0:

@@ -52,7 +52,7 @@ from wizsim.policies.heuristic import (
     heuristic_trump,
     heuristic_trump_choices,
 )
-from wizsim.policies.net import net_bid, net_card, net_trump
+from wizsim.policies.net import P_TEMPERATURE, net_bid, net_bid_drawn, net_card, net_card_drawn, net_trump
 from wizsim.policies.random_policy import random_bid, random_card, random_trump
 from wizsim.policies.search import P_ROLLOUT, WITH_NET, search_bid, search_card, search_trump
 
@@ -85,6 +85,8 @@ def choose_bid_light(kind, params, table, obs, rng, net):
         return heuristic_bid(params, table, obs.seat, obs.players, obs.r, obs.hand, obs.turn_up, obs.trump, obs.bids,
                              obs.forbidden)
     if kind == NET:
+        if params[P_TEMPERATURE] > 0.0:
+            return _net_bid_drawn(net, table, obs, params[P_TEMPERATURE], rng)
         return _net_bid(net, table, obs)
     return random_bid(obs.r, obs.forbidden, rng)
 
@@ -160,6 +162,40 @@ _net_card = _net_gate(net_card)
 _net_trump = _net_gate(net_trump)
 
 
+def _net_drawn_gate(decide):
+    """``_net_gate`` for a decider drawn at a temperature: ``decide(table, obs, t, rng)``."""
+
+    def gate(net, table, obs, t, rng):
+        raise TypeError("kernels only")
+
+    @overload(gate)
+    def _typed(net, table, obs, t, rng):
+        if isinstance(net, types.NoneType):
+            def refuse(net, table, obs, t, rng):
+                if obs.seat >= 0:
+                    raise ValueError("a net seat in kernels compiled without net's code: give dispatch.kernel_ext "
+                                     "the slots' kinds")
+                return -1
+            return refuse
+        return lambda net, table, obs, t, rng: decide(table, obs, t, rng)
+
+    return gate
+
+
+_net_bid_drawn = _net_drawn_gate(net_bid_drawn)
+_net_card_drawn = _net_drawn_gate(net_card_drawn)
+
+
+@inline_kernel
+def _net_decides_card(params, table, obs, rng, net):
+    """net's card: ``play_noise``'s uniformly random card, else drawn at ``temperature``, else its best."""
+    if heuristic_noisy(params, obs.legal, rng):  # ``net:play_noise``, drawn as the heuristic's
+        return random_card(obs.legal, rng)
+    if params[P_TEMPERATURE] > 0.0:
+        return _net_card_drawn(net, table, obs, params[P_TEMPERATURE], rng)
+    return _net_card(net, table, obs)
+
+
 @inline_kernel
 def choose_card_light(kind, params, table, obs, rng, net):
     if kind == HEURISTIC:
@@ -167,7 +203,7 @@ def choose_card_light(kind, params, table, obs, rng, net):
             return random_card(obs.legal, rng)
         return heuristic_obs_card(obs)
     if kind == NET:
-        return _net_card(net, table, obs)
+        return _net_decides_card(params, table, obs, rng, net)
     return random_card(obs.legal, rng)
 
 

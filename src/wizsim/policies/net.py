@@ -54,6 +54,7 @@ import numpy as np
 from wizsim._numba import kernel, literal_kernel
 from wizsim.bits import ZERO, lowest_bit, popcount
 from wizsim.cards import N_RANKS, N_SUITED
+from wizsim.deal.kernels import next_u64
 from wizsim.policies.heuristic import TABLE_SIZE
 from wizsim.rules.kernels import LED_NONE, LED_WIZARD
 
@@ -330,6 +331,69 @@ def net_card(table, obs):
         if v > best:
             best = v
             choice = c
+    return choice
+
+
+# ``net:temperature=T`` (this column of a seat's params row; 0, the default: the highest output): a decision
+# is drawn from the softmax of the outputs over T, as ``net_card_softmax`` and ``net_bid_softmax`` give it
+# at T = 1, by the Gumbel-max trick (one draw per legal card kind or allowed bid from the round's play
+# stream). The outputs are values in tens of points, so T = 1 swaps options worth a few points apart and
+# keeps options tens of points apart: the kind of mistake a search over few worlds makes, unlike
+# ``play_noise``'s uniformly random card. A model of a table, not a player to field.
+P_TEMPERATURE = 7
+_UNIT = 1.0 / 9007199254740992.0  # 2**-53
+
+
+@kernel
+def gumbel(rng):
+    """A standard Gumbel draw from the stream ``rng`` (53 bits, never 0 or 1)."""
+    u = ((next_u64(rng) >> np.uint64(11)) + 0.5) * _UNIT
+    return -np.log(-np.log(u))
+
+
+@kernel
+def net_card_drawn(table, obs, t, rng):
+    """A legal card drawn from the card network's softmax over the legal kinds at temperature ``t`` > 0
+    (the lowest id of the kind drawn); no draw with a single legal card."""
+    x, h1, h2 = scratch(D_CARD, CARD_H1, CARD_H2)
+    legal = obs.legal
+    if legal & (legal - np.uint64(1)) == ZERO:
+        return lowest_bit(legal)
+    card_features(obs, x)
+    hidden(table, x, D_CARD, _CW1, _CB1, h1, _CW2, _CB2, h2)
+    best = -1.0e300
+    choice = -1
+    done = np.uint64(0)
+    m = legal
+    while m != ZERO:
+        c = lowest_bit(m)
+        m &= m - np.uint64(1)
+        k = card_kind(c, obs.trump)
+        kb = np.uint64(1) << np.uint64(k)
+        if done & kb != ZERO:
+            continue
+        done |= kb
+        v = logit(table, h2, _CW3, _CB3, k) / t + gumbel(rng)
+        if v > best:
+            best = v
+            choice = c
+    return choice
+
+
+@kernel
+def net_bid_drawn(table, obs, t, rng):
+    """An allowed bid drawn from the bid network's softmax at temperature ``t`` > 0 (one draw per allowed
+    bid, 0 up)."""
+    h2 = bid_hidden(table, obs)
+    best = -1.0e300
+    choice = 0
+    for b in range(obs.r + 1):
+        if b == obs.forbidden:
+            continue
+        v = logit(table, h2, _BW3, _BB3, b) / t + gumbel(rng)
+        if v > best:
+            best = v
+            choice = b
     return choice
 
 

@@ -149,6 +149,45 @@ def net_trump(weights: np.ndarray, obs) -> int:
     return max(range(4), key=lambda s: (scores[s], -s))
 
 
+def gumbel(stream) -> float:
+    """A standard Gumbel draw from ``stream`` (``deal.reference.Stream``), as ``policies.net.gumbel``."""
+    u = ((stream.next_u64() >> 11) + 0.5) * 2.0 ** -53
+    return float(-np.log(-np.log(u)))
+
+
+def net_card_drawn(weights: np.ndarray, obs, t: float, stream) -> int:
+    """``net:temperature=t``'s card: the first card of each legal kind, in ascending ids, scored by its
+    kind's output over ``t`` plus one Gumbel draw; the best scored wins."""
+    legal = _cards(obs.legal)
+    if len(legal) == 1:
+        return legal[0]
+    z = forward(weights, "card", card_features(obs))
+    best, choice, seen = -np.inf, -1, set()
+    for c in legal:
+        k = card_kind(c, int(obs.trump))
+        if k in seen:
+            continue
+        seen.add(k)
+        v = z[k] / t + gumbel(stream)
+        if v > best:
+            best, choice = v, c
+    return choice
+
+
+def net_bid_drawn(weights: np.ndarray, obs, t: float, stream) -> int:
+    """``net:temperature=t``'s bid: each allowed bid, 0 up, scored by its output over ``t`` plus one Gumbel
+    draw; the best scored wins."""
+    z = forward(weights, "bid", bid_features(obs))
+    best, choice = -np.inf, 0
+    for b in range(int(obs.r) + 1):
+        if b == obs.forbidden:
+            continue
+        v = z[b] / t + gumbel(stream)
+        if v > best:
+            best, choice = v, b
+    return choice
+
+
 def _softmax(z: np.ndarray) -> np.ndarray:
     e = np.exp(z - z.max())
     return e / e.sum()

@@ -129,6 +129,7 @@ TABLE_HOLDS = {"net": "heuristic_values"}
 
 def _entries():
     from wizsim.policies.heuristic import DEFAULT_BID_SHIFT, DEFAULT_PLAY_NOISE, P_BID_SHIFT, P_PLAY_NOISE
+    from wizsim.policies.net import P_TEMPERATURE
     from wizsim.policies.search import (
         DEFAULT_BID_TRUST,
         DEFAULT_DOUBLINGS,
@@ -163,6 +164,8 @@ def _entries():
                     summary="samples worlds consistent with what it has seen and picks the bid, card or trump "
                             "whose play-outs (by the heuristic, or by net) score best"),
         PolicyEntry("net", NET, table="net", deterministic_play=True, cost=NET_COST,
+                    params=(Param("play_noise", DEFAULT_PLAY_NOISE, 0.0, 1.0, P_PLAY_NOISE, random_above=0.0),
+                            Param("temperature", 0.0, 0.0, 10.0, P_TEMPERATURE, random_above=0.0)),
                     summary="small neural networks that value each action as the search policy's play-outs do "
                             "(docs/net.md)"),
     )

@@ -68,11 +68,11 @@ P_ROLLOUT = 6
 # measured 5.0-6.5 times at worlds 1, 2 and 8 without doublings (4-player games, one thread, 2026-12-05);
 # self 3.1 times and net 5.9 in one run at worlds 8 without doublings (2026-12-06, quiet, 0.6.0's kernels);
 # with the default doublings 2.8 and 8.7 times: close calls double the worlds more often under net's
-# play-outs.
+# play-outs. The costs are the larger of each pair, so that a budget built on them is never overrun.
 ROLLOUTS = ("heuristic", "net", "self")
 ROLLOUT_NET = 1
 ROLLOUT_SELF = 2
-ROLLOUT_COSTS = (1.0, 6.0, 3.0)
+ROLLOUT_COSTS = (1.0, 8.7, 3.1)
 # ``dispatch.kernel_ext``'s ``search`` where a seat's play-outs are net's: an int, a type apart from the
 # True of a table whose search seats all play out by the heuristic, so that such a table compiles no net code
 # (``_play_out``).

@@ -85,7 +85,7 @@ class AdviseRequest(BaseModel):
                                       "Wizard is trusted, 0..1 (default: the CLI's).")
     play_trust: float | None = Field(None, description="Play advice: how far the opponents' chosen cards are "
                                      "trusted, 0..1 (default: the CLI's).")
-    play_noise: float | None = Field(None, description="How often an opponent modelled by the heuristic plays a "
+    play_noise: float | None = Field(None, description="How often an opponent modelled by the heuristic or net plays a "
                                      "random legal card in the simulations, 0..1 (default: the CLI's).")
     seat_doubt: float | None = Field(None, description="The prior chance that one seat heard bidding plays blind "
                                      "on its own, 0..1 (default: the CLI's).")

@@ -71,9 +71,14 @@ def test_with_noise_each_other_legal_card_has_probability_noise_over_n():
     params = make_slots(["heuristic:play_noise=0.3"]).params[0]
     own = heuristic_card(0, 4, hand, legal, 2, 0, 2, np.uint64(0), -1, 0, LED_NONE, np.zeros(4, np.int8))
     rng = np.array([7], np.uint64)
+    _assert_noise_frequencies(lambda: _card(params, hand, legal, rng), own, eps, n, trials)
+
+
+def _assert_noise_frequencies(draw, own, eps, n, trials):
+    """``draw()`` ``trials`` times: the model's card ``own`` at 1 - eps + eps/n, each other of the n legal at eps/n."""
     counts = {}
     for _ in range(trials):
-        c = _card(params, hand, legal, rng)
+        c = draw()
         counts[c] = counts.get(c, 0) + 1
     assert len(counts) == n
     for c, got in counts.items():
@@ -141,14 +146,7 @@ def test_noisy_net_plays_each_other_legal_card_with_probability_noise_over_n():
     params = make_slots(["net:play_noise=0.3"]).params[0]
     rng = np.array([7], np.uint64)
     own = _net_card(make_slots(["net"]).params[0], hand, legal, np.array([1], np.uint64))[0]
-    counts = {}
-    for _ in range(trials):
-        c = _net_card(params, hand, legal, rng)[0]
-        counts[c] = counts.get(c, 0) + 1
-    assert len(counts) == n
-    for c, got in counts.items():
-        p = 1 - eps + eps / n if c == own else eps / n
-        assert abs(got / trials - p) < 4 * np.sqrt(p * (1 - p) / trials), (c, got, p)
+    _assert_noise_frequencies(lambda: _net_card(params, hand, legal, rng)[0], own, eps, n, trials)
 
 
 def test_noisy_net_rounds_are_reproducible_and_the_open_table_plays_them_alike():

@@ -65,7 +65,9 @@ EXAMPLES = (
     "(chunk k: rounds `first + k * chunk_size ..`; rows in round order, then in the order of the round's "
     "decisions). Each file's metadata also holds `wizsim.encoding_version` (the features' encoding, "
     f"{schema.ENCODING_VERSION}), and `wizsim.run` the labels run: seed, first, rounds, chunk size, `eps`, "
-    "`p_card`, the behaviour policy (`heuristic`, or `net` with the SHA-256 of its weights in `identities`). "
+    "`p_card`, the behaviour policy (`heuristic`, or `net` with the SHA-256 of its weights in `identities`), "
+    "`rollout` where the play-outs are `self`'s and `heuristic_seats` (the share of seats the heuristic played "
+    "instead of the net) where it is above 0. "
     "`features` and `scores` are fixed-size lists of float32: one column chunk each, read into NumPy as one "
     "(rows, size) block (`wizsim.dataset.labels.read_labels` returns them so)."
 )
@@ -74,7 +76,7 @@ EXAMPLES = (
 IDENTITIES = (
     "`wizsim.run` also holds `identities`, one per entry of `policies` (seat order; player order in game mode): "
     "what that player is. A built-in policy is `{\"player\": \"heuristic\", \"kind\": \"builtin\", "
-    "\"wizsim\": \"0.7.0\"}`, and one that plays the learned player's weights (`net`, `search:rollout=net`, "
+    "\"wizsim\": \"0.8.0\"}`, and one that plays the learned player's weights (`net`, `search:rollout=net`, "
     "`search:rollout=self`) also records `net_weights`, their sha256, so that other weights under one version "
     "(`WIZSIM_NET_WEIGHTS`) are another player; a user's player is `{\"player\": NAME, \"kind\": KIND, \"sha256\": DIGEST}` with "
     "KIND `file` (`FILE.py:NAME`: the first 16 hex digits of the SHA-256 of the file's bytes as executed), "

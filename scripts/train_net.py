@@ -10,8 +10,10 @@ labelled the same way, added to the data, and the networks trained on. Then ``--
 of fresh rounds played by the net (``OUT.improveN.npz``), labelled the same way, and the networks fine-tuned
 on them alone (``--improve-epochs``, ``--improve-lr``); the last ``--improve-self`` of them value the
 candidates by play-outs with the net itself in the deciding seat (the heuristic in the others: the search's
-``rollout=self``) rather than the heuristic in every seat. ``--init`` starts from the weights of the same
-recipe without ``--improve`` and skips its earlier phases. Everything depends on ``--seed`` only (one torch
+``rollout=self``) rather than the heuristic in every seat; with ``--heuristic-seats P`` each seat of each
+self-valued round is played by the heuristic instead of the net with probability P (tables beside weaker
+players, like those the net is measured at). ``--init`` starts from the weights of the same recipe without
+``--improve`` and skips its earlier phases. Everything depends on ``--seed`` only (one torch
 thread), whatever the engine, workers or chunk size:
 
     pip install -e ".[train]"
@@ -54,10 +56,10 @@ def as_arrays(examples) -> list[np.ndarray]:
 
 
 def make_data(args, out: Path, first: int, rounds: int, behaviour=None, eps: float = 0.0, log=print,
-              rollout: str = "heuristic") -> list:
+              rollout: str = "heuristic", heuristic_seats: float = 0.0) -> list:
     """Write (or resume, or find complete) a labels folder through the dataset engine, and read it back."""
     spec = make_label_spec(rounds, first=first, seed=args.seed, behaviour=behaviour, eps=eps, p_card=args.p_card,
-                           chunk_size=args.chunk_size, rollout=rollout)
+                           chunk_size=args.chunk_size, rollout=rollout, heuristic_seats=heuristic_seats)
     report = write_labels(out, spec, engine=args.engine, workers=args.workers, scheduler=args.scheduler,
                           overwrite=args.overwrite)
     log(f"{out}: run {report.run_id}, {report.chunks} chunks ({report.chunks_skipped} found complete, "
@@ -176,10 +178,12 @@ def improve(torch, args, models, first: int, log) -> tuple[dict, dict]:
         t = time.process_time()
         data = None  # the previous round's examples, freed before the next round's are read
         rollout = "self" if phase >= args.improve - args.improve_self else "heuristic"
-        data = make_data(args, folder, first, args.improve_rounds, behaviour, args.eps, log, rollout)
+        mix = args.heuristic_seats if rollout == "self" else 0.0  # measured: mixing the others' tables too lost
+        data = make_data(args, folder, first, args.improve_rounds, behaviour, args.eps, log, rollout, mix)
         first += args.improve_rounds
         counts = {"bid": len(data[0]), "card": len(data[2]), "trump": len(data[4])}
-        log(f"improvement round {phase + 1}: {args.improve_rounds} rounds played by the net, valued by the "
+        by = f"the net ({mix:g} of the seats the heuristic)" if mix else "the net"
+        log(f"improvement round {phase + 1}: {args.improve_rounds} rounds played by {by}, valued by the "
             f"{'net in the deciding seat' if rollout == 'self' else 'heuristic'}'s play-outs "
             f"({time.process_time() - t:.0f} s CPU): {counts}")
         for name, (xi, vi) in (("bid", (0, 1)), ("card", (2, 3)), ("trump", (4, 5))):
@@ -266,6 +270,8 @@ def train(args, log=print) -> dict:
         meta.update({"improve": args.improve, "improve_self": args.improve_self, "improve_rounds": args.improve_rounds,
                      "improve_epochs": args.improve_epochs, "improve_lr": args.improve_lr,
                      "improve_examples": improve_examples})
+        if args.heuristic_seats:
+            meta["heuristic_seats"] = args.heuristic_seats
     if args.init is not None:
         meta["init"] = {"sha256": digest(w0), "meta": meta0}
     _save(args.out, weights, meta)
@@ -306,6 +312,9 @@ def parse(argv=None):
     ap.add_argument("--rollout", choices=("heuristic", "self"), default="heuristic",
                     help="with --label-only: who plays the valuing play-outs (self: the --behaviour net in the deciding "
                          "seat)")
+    ap.add_argument("--heuristic-seats", type=float, default=0.0,
+                    help="in the self-valued improvement rounds (or with --label-only and --behaviour), the share of "
+                         "seats the heuristic plays instead of the net (drawn per seat and round)")
     ap.add_argument("--epochs", type=int, default=6)
     ap.add_argument("--lr", type=float, default=2e-3)
     ap.add_argument("--batch", type=int, default=512)
@@ -335,6 +344,11 @@ def parse(argv=None):
         low = 0 if name in ("dagger", "improve", "improve_self") else 1
         if getattr(args, name) < low:
             ap.error(f"--{name.replace('_', '-')} must be at least {low}")
+    if not 0.0 <= args.heuristic_seats <= 1.0:
+        ap.error(f"--heuristic-seats must be in 0..1, got {args.heuristic_seats!r}")
+    if args.heuristic_seats and not (args.label_only or args.improve_self):
+        ap.error("--heuristic-seats sets the tables of the self-valued rounds: it goes with --improve-self (or "
+                 "--label-only)")
     if args.improve_self > args.improve:
         ap.error("--improve-self counts among the --improve rounds: at most --improve")
     if args.init is not None and not args.improve:
@@ -346,7 +360,8 @@ def main(argv=None) -> int:
     args = parse(argv)
     try:
         if args.label_only:
-            make_data(args, args.data, args.first, args.rounds, args.behaviour, args.eps, rollout=args.rollout)
+            make_data(args, args.data, args.first, args.rounds, args.behaviour, args.eps, rollout=args.rollout,
+                      heuristic_seats=args.heuristic_seats)
         else:
             train(args)
     except (ConfigError, DatasetError) as err:

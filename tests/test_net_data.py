@@ -36,7 +36,7 @@ def in_memory(spec):
     params = np.zeros(N_PARAMS)
     params[P_ROLLOUT] = ROLLOUT_SELF if spec.rollout == "self" else 0
     label_rounds(np.uint64(spec.seed), spec.first, spec.rounds, kind, params, spec.table(), spec.eps,
-                 spec.p_card, out, counts)
+                 spec.p_card, spec.heuristic_seats, out, counts)
     return [a[:counts[t]] for t, a in zip((0, 0, 1, 1, 2, 2, 0, 1, 2), out, strict=True)]
 
 
@@ -162,6 +162,9 @@ def run_script(*args):
     ["--data", "D", "--rounds", "0", "--label-only"],
     ["--data", "D", "--rounds", "5", "--p-card", "2", "--label-only"],
     ["--data", "D", "--rounds", "5", "--label-only", "--behaviour", "missing.npz"],
+    ["--data", "D", "--rounds", "5", "--label-only", "--heuristic-seats", "0.5"],  # no net behaviour to replace
+    ["--data", "D", "--rounds", "5", "--label-only", "--heuristic-seats", "2"],
+    ["--data", "D", "--heuristic-seats", "0.5", "--improve", "2"],  # no self-valued round to set the tables of
     ["--data", "D", "--first", "3"],
     ["--data", "D", "--engine", "spark"],
     ["--data", "D", "--epochs", "0"],
@@ -207,3 +210,40 @@ def test_a_self_valued_run_is_its_own_run_and_values_by_the_nets_play(tmp_path):
         make_label_spec(10, rollout="self")
     with pytest.raises(ConfigError, match="rollout must be heuristic or self"):
         make_label_spec(10, behaviour=DEFAULT_PATH, rollout="net")
+
+
+def test_heuristic_seats_put_the_heuristic_in_a_share_of_the_nets_seats(tmp_path):
+    """``heuristic_seats`` (``--heuristic-seats``): each seat of each round is played by the heuristic instead
+    of the behaviour net with that probability. All of them: the bid and trump decisions are the heuristic
+    run's, example for example (the deal and the bids do not depend on the play stream's extra draws, and
+    neither player draws to bid); none: the run is the net run, its id and command unchanged; half: the
+    bids are neither run's, and each heard bid is the net's or the heuristic's. The folder reads back as
+    ``label_rounds`` in memory."""
+    kw = dict(seed=4, behaviour=DEFAULT_PATH, chunk_size=20)
+    every, half, none = (make_label_spec(40, heuristic_seats=h, **kw) for h in (1.0, 0.5, 0.0))
+    plain, heuristic = make_label_spec(40, **kw), make_label_spec(40, seed=4, chunk_size=20)
+    assert none.run_id == plain.run_id and "heuristic_seats" not in plain.identity()
+    assert "--heuristic-seats" not in plain.command() and "--heuristic-seats 0.5" in half.command()
+    assert len({every.run_id, half.run_id, plain.run_id}) == 3
+    h, e, n, m = (in_memory(s) for s in (heuristic, every, plain, half))
+    for t in (0, 1, 4, 5):  # bid and trump examples, features and values
+        assert np.array_equal(e[t], h[t], equal_nan=True)
+    assert not np.array_equal(n[0], h[0])  # the net bids otherwise: the comparison can fail
+    assert not np.array_equal(m[0], h[0]) and not np.array_equal(m[0], n[0])
+    # the first seat's bid, as the second seat heard it: in each round the net's or the heuristic's, and mixed
+    # (rounds whose first seat saw the same in all three runs: a dealer who names the trump may name another)
+    def seat(run, k, cols):
+        return {int(w[0]): tuple(run[0][i, cols]) for i, w in enumerate(run[6]) if w[4] == k}
+
+    own = [seat(run, 0, slice(None)) for run in (m, n, h)]
+    hm, hn, hh = (seat(run, 1, slice(K.B_EARLIER, K.B_EXCESS)) for run in (m, n, h))
+    same = [i for i in hm if own[0].get(i) == own[1].get(i) == own[2].get(i) is not None]
+    assert len(same) > 20
+    assert all(hm[i] in (hn[i], hh[i]) for i in same)
+    assert any(hm[i] != hn[i] for i in same) and any(hm[i] != hh[i] for i in same)
+    write_labels(tmp_path / "m", half)
+    got = read_labels(tmp_path / "m")
+    for t, name in enumerate(TABLES):
+        assert np.array_equal(got[name].features, m[2 * t].reshape(len(m[2 * t]), -1))
+    with pytest.raises(ConfigError, match="give a net weights file as the behaviour"):
+        make_label_spec(10, heuristic_seats=0.5)

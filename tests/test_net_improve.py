@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import importlib.util
+import json
 from pathlib import Path
 
 import numpy as np
@@ -24,7 +25,7 @@ def _labels(index: int, rollout: int, weights):
     params = np.zeros(N_PARAMS)
     params[P_ROLLOUT] = rollout
     out, counts = empty_out(1)
-    label_rounds(np.uint64(5), index, 1, NET, params, table, 0.0, 1.0, out, counts)
+    label_rounds(np.uint64(5), index, 1, NET, params, table, 0.0, 1.0, 0.0, out, counts)
     nb, nc, _ = (int(c) for c in counts)
     return out[0][:nb], out[1][:nb], out[2][:nc], out[3][:nc]
 
@@ -89,3 +90,30 @@ def test_training_never_overwrites_a_file_that_is_not_net_weights(tmp_path):
     code = mod.main(["--data", str(tmp_path / "data"), "--rounds", "50", "--dagger", "1", "--dagger-rounds", "20",
                      "--epochs", "1", "--seed", "4", "--out", str(out)])
     assert code == 2 and mine.read_bytes() == b"my notes" and not out.exists()
+
+
+def test_heuristic_seats_set_the_tables_of_the_self_valued_rounds_only(tmp_path):
+    """``--heuristic-seats 0.5`` (the shipped recipe's): the heuristic-valued improvement rounds are played
+    by the net in every seat as before (their folders are the same runs), the self-valued round by the net
+    with the heuristic in about half the seats; the file records the share, and the weights differ from the
+    same recipe without it."""
+    pytest.importorskip("torch")
+    spec = importlib.util.spec_from_file_location("train_net", ROOT / "scripts" / "train_net.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    base = ["--data", str(tmp_path / "data"), "--rounds", "200", "--dagger", "0", "--epochs", "1", "--seed", "4",
+            "--chunk-size", "100"]
+    first = tmp_path / "base.npz"
+    mod.train(mod.parse([*base, "--out", str(first)]), log=lambda s: None)
+    more = ["--init", str(first), "--improve", "2", "--improve-self", "1", "--improve-rounds", "40",
+            "--improve-epochs", "1"]
+    plain, mixed = tmp_path / "plain.npz", tmp_path / "mixed.npz"
+    mod.train(mod.parse([*base, *more, "--out", str(plain)]), log=lambda s: None)
+    runs = [json.loads((tmp_path / f"data-improve{k}" / "_wizsim_run.json").read_text()) for k in (1, 2)]
+    meta = mod.train(mod.parse([*base, *more, "--heuristic-seats", "0.5", "--out", str(mixed),
+                                "--overwrite"]), log=lambda s: None)
+    again = [json.loads((tmp_path / f"data-improve{k}" / "_wizsim_run.json").read_text()) for k in (1, 2)]
+    assert again[0]["run_id"] == runs[0]["run_id"] and "heuristic_seats" not in again[0]["identity"]
+    assert again[1]["identity"]["heuristic_seats"] == 0.5 and again[1]["identity"]["rollout"] == "self"
+    assert "heuristic_seats" not in runs[1]["identity"] and meta["heuristic_seats"] == 0.5
+    assert not np.array_equal(read_weights(plain)[0], read_weights(mixed)[0])

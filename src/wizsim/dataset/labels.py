@@ -61,6 +61,7 @@ class LabelSpec:
     weights: bytes | None = field(default=None, repr=False, compare=False)  # net: float32 weights, to every worker
     weights_path: str | None = field(default=None, compare=False)  # net: where they were read (the command)
     rollout: str = "heuristic"  # who plays the valuing play-outs: "heuristic", or "self" (net in the decider's seat)
+    heuristic_seats: float = 0.0  # the share of seats the heuristic plays instead of the behaviour net (per round)
 
     # what dataset.run reads of a run
     games = None
@@ -113,6 +114,8 @@ class LabelSpec:
                "chunk_size": self.chunk_size, "eps": self.eps, "p_card": self.p_card, "behaviour": self.behaviour}
         if self.rollout != "heuristic":  # named only where it is not the heuristic: earlier runs keep their ids
             out["rollout"] = self.rollout
+        if self.heuristic_seats:  # likewise
+            out["heuristic_seats"] = self.heuristic_seats
         return out
 
     def identity(self) -> dict:
@@ -132,6 +135,8 @@ class LabelSpec:
             args += ["--behaviour", self.weights_path or "WEIGHTS.npz"]
         if self.rollout != "heuristic":
             args += ["--rollout", self.rollout]
+        if self.heuristic_seats:
+            args += ["--heuristic-seats", repr(self.heuristic_seats)]
         return shlex.join(args)
 
     def run_metadata(self) -> dict:
@@ -169,12 +174,15 @@ def _share(value, name: str) -> float:
 
 
 def make_label_spec(rounds: int, *, first: int = 0, seed: int = 0, behaviour=None, eps: float = 0.0,
-                    p_card: float = 0.3, chunk_size: int | None = None, rollout: str = "heuristic") -> LabelSpec:
+                    p_card: float = 0.3, chunk_size: int | None = None, rollout: str = "heuristic",
+                    heuristic_seats: float = 0.0) -> LabelSpec:
     """Check a labels run's parameters (``ConfigError`` naming the bad one) and name the run. ``behaviour``:
     None or ``"heuristic"``, or the path of a ``net`` weights file (``net_weights.read_weights`` checks it).
     ``rollout``: who plays the play-outs that value the candidates, ``"heuristic"`` in every seat, or
     ``"self"``: the behaviour ``net`` in the deciding seat and the heuristic in the others (the search's
-    ``rollout=self``; it needs a ``net`` behaviour, whose weights it plays)."""
+    ``rollout=self``; it needs a ``net`` behaviour, whose weights it plays). ``heuristic_seats``: the share of
+    seats (drawn per seat and round) that the heuristic plays instead of the behaviour ``net``, so that the
+    net's examples include tables beside weaker players (it needs a ``net`` behaviour)."""
     from wizsim.policies.net_weights import digest, read_weights
 
     rounds = check_count(rounds, "rounds", 1, MAX_ROUND_INDEX + 1)
@@ -185,10 +193,14 @@ def make_label_spec(rounds: int, *, first: int = 0, seed: int = 0, behaviour=Non
     if rollout not in ROLLOUTS:
         raise ConfigError(f"rollout must be {' or '.join(ROLLOUTS)}, got {rollout!r}")
     common["rollout"] = rollout
+    common["heuristic_seats"] = _share(heuristic_seats, "heuristic_seats")
     if behaviour is None or behaviour == "heuristic":
         if rollout != "heuristic":
             raise ConfigError(f"rollout {rollout!r} plays the behaviour net in the deciding seat: give a net weights "
                               f"file as the behaviour")
+        if common["heuristic_seats"]:
+            raise ConfigError("heuristic_seats replaces some of the behaviour net's seats by the heuristic: give a net "
+                              "weights file as the behaviour")
         return LabelSpec(**common, behaviour="heuristic")
     if not isinstance(behaviour, (str, os.PathLike)):
         raise ConfigError(f"behaviour must be 'heuristic' or a net weights file, got {behaviour!r}")
@@ -212,7 +224,8 @@ def label_chunk(spec: LabelSpec, k: int) -> list[tuple[np.ndarray, np.ndarray, n
     for a in range(start, stop, LABEL_BLOCK):
         b = min(a + LABEL_BLOCK, stop)
         out, counts = empty_out(b - a)
-        label_rounds(np.uint64(spec.seed), a, b - a, kind, params, table, spec.eps, spec.p_card, out, counts)
+        label_rounds(np.uint64(spec.seed), a, b - a, kind, params, table, spec.eps, spec.p_card, spec.heuristic_seats,
+                     out, counts)
         for t in range(len(TABLES)):
             n = int(counts[t])
             x = out[2 * t]

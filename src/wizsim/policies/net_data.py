@@ -26,7 +26,7 @@ from wizsim._numba import kernel
 from wizsim.bits import ZERO, bit, lowest_bit, popcount
 from wizsim.cards import FULL_DECK_MASK
 from wizsim.deal.kernels import DEAL_STREAM, PLAY_STREAM, deal_round, next_u64, rand_below, stream_key
-from wizsim.policies.dispatch import choose_bid_light, choose_card_light, choose_trump_light
+from wizsim.policies.dispatch import HEURISTIC, choose_bid_light, choose_card_light, choose_trump_light
 from wizsim.policies.net import (
     D_BID,
     D_CARD,
@@ -86,7 +86,7 @@ def _next_row(counts, which, whos, index, obs):
 @kernel
 def _card_choice(ctx, obs):
     """``play_tricks``'s chooser: record the decision (with probability ``p_card``), then the behaviour's card."""
-    kind, params, table, rng, eps, p_card, live, out, counts, index = ctx
+    seat_policy, params, table, rng, eps, p_card, live, out, counts, index = ctx
     seat, players, trump, legal, n_in_trick = obs.seat, obs.players, obs.trump, obs.legal, obs.n_in_trick
     trick_cards = obs.trick_cards
     kinds = ZERO
@@ -130,15 +130,17 @@ def _card_choice(ctx, obs):
             if n == pick:
                 return c
             n += 1
-    return choose_card_light(kind, params, table, obs, rng, True)
+    return choose_card_light(seat_policy[seat], params, table, obs, rng, True)
 
 
 @kernel
-def label_round(seed, index, kind, params, table, eps, p_card, out, counts):
+def label_round(seed, index, kind, params, table, eps, p_card, mix, out, counts):
     """Play round ``index`` of run ``seed`` with the policy ``kind`` (``dispatch``; ``params`` its row,
-    ``table`` the shared table) in every seat, a uniformly random legal card instead with probability
-    ``eps``, and append its examples to ``out`` (``empty_out``): every trump and bid decision, each card
-    decision with two or more legal kinds with probability ``p_card``."""
+    ``table`` the shared table) in every seat, or in each seat with probability ``mix`` the heuristic (drawn
+    per seat and round: tables like those the behaviour is measured at, beside weaker players), a uniformly
+    random legal card instead with probability ``eps``, and append its examples to ``out`` (``empty_out``):
+    every trump and bid decision, each card decision with two or more legal kinds with probability
+    ``p_card``; every seat's decisions are recorded, whoever makes them."""
     deal_rng = np.empty(1, np.uint64)
     rng = np.empty(1, np.uint64)
     deal_rng[0] = stream_key(seed, index, DEAL_STREAM)  # the engine's streams of round index (sim.round.key_streams)
@@ -146,6 +148,11 @@ def label_round(seed, index, kind, params, table, eps, p_card, out, counts):
     players = 3 + rand_below(rng, 4)
     r = 1 + rand_below(rng, 60 // players)
     hook = _uniform(rng) < 0.25
+    seat_policy = np.full(players, kind, np.int64)
+    if mix > 0.0:  # drawn only then: a run without heuristic seats keeps the play stream of earlier versions
+        for s in range(players):
+            if _uniform(rng) < mix:
+                seat_policy[s] = HEURISTIC
     hands = np.zeros(players, np.uint64)
     turn_up = deal_round(deal_rng, players, r, np.zeros(players, np.uint64), FULL_DECK_MASK, hands)
     dealer = players - 1
@@ -168,7 +175,7 @@ def label_round(seed, index, kind, params, table, eps, p_card, out, counts):
                _scratch(players), WITH_NET)
         _round_world(ctx, hands, row)
         out[5][i] = row
-        trump = choose_trump_light(kind, params, table, obs, rng, True)
+        trump = choose_trump_light(seat_policy[dealer], params, table, obs, rng, True)
     total = 0
     for s in range(players):
         forbidden = forbidden_bid(hook, s, players, r, total)
@@ -189,16 +196,16 @@ def label_round(seed, index, kind, params, table, eps, p_card, out, counts):
             _round_world(ctx, hands, row)
             for j in range(k):
                 out[1][i, bc[j]] = row[j]
-        b = choose_bid_light(kind, params, table, obs, rng, True)
+        b = choose_bid_light(seat_policy[s], params, table, obs, rng, True)
         bids[s] = b
         total += b
-    ctx = (kind, params, table, rng, eps, p_card, state.live, out, counts, index)
+    ctx = (seat_policy, params, table, rng, eps, p_card, state.live, out, counts, index)
     play_tricks(_card_choice, ctx, RoundInfo(players, r, hook, turn_up, trump), state, 0, 0, ZERO, r * players,
                 no_log(players))
 
 
 @kernel
-def label_rounds(seed, first, n, kind, params, table, eps, p_card, out, counts):
+def label_rounds(seed, first, n, kind, params, table, eps, p_card, mix, out, counts):
     """``label_round`` for rounds ``first .. first + n - 1``."""
     for i in range(first, first + n):
-        label_round(seed, i, kind, params, table, eps, p_card, out, counts)
+        label_round(seed, i, kind, params, table, eps, p_card, mix, out, counts)

@@ -12,7 +12,8 @@ on them alone (``--improve-epochs``, ``--improve-lr``); the last ``--improve-sel
 candidates by play-outs with the net itself in the deciding seat (the heuristic in the others: the search's
 ``rollout=self``) rather than the heuristic in every seat; with ``--heuristic-seats P`` each seat of each
 self-valued round is played by the heuristic instead of the net with probability P (tables beside weaker
-players, like those the net is measured at). ``--init`` starts from the weights of the same recipe without
+players, like those the net is measured at; ``--heuristic-seats-rounds all``: of every improvement round,
+which with ``--improve 2`` and no self-valued round makes ``net:weights=search``'s file). ``--init`` starts from the weights of the same recipe without
 ``--improve`` and skips its earlier phases. Everything depends on ``--seed`` only (one torch
 thread), whatever the engine, workers or chunk size:
 
@@ -178,7 +179,9 @@ def improve(torch, args, models, first: int, log) -> tuple[dict, dict]:
         t = time.process_time()
         data = None  # the previous round's examples, freed before the next round's are read
         rollout = "self" if phase >= args.improve - args.improve_self else "heuristic"
-        mix = args.heuristic_seats if rollout == "self" else 0.0  # measured: mixing the others' tables too lost
+        # the shipped player mixes the self-valued round only (mixing the others too lost 14 points there);
+        # the model of search players (net:weights=search) is the heuristic-valued rounds, all mixed
+        mix = args.heuristic_seats if rollout == "self" or args.heuristic_seats_rounds == "all" else 0.0
         data = make_data(args, folder, first, args.improve_rounds, behaviour, args.eps, log, rollout, mix)
         first += args.improve_rounds
         counts = {"bid": len(data[0]), "card": len(data[2]), "trump": len(data[4])}
@@ -272,6 +275,8 @@ def train(args, log=print) -> dict:
                      "improve_examples": improve_examples})
         if args.heuristic_seats:
             meta["heuristic_seats"] = args.heuristic_seats
+            if args.heuristic_seats_rounds != "self":
+                meta["heuristic_seats_rounds"] = args.heuristic_seats_rounds
     if args.init is not None:
         meta["init"] = {"sha256": digest(w0), "meta": meta0}
     _save(args.out, weights, meta)
@@ -315,6 +320,9 @@ def parse(argv=None):
     ap.add_argument("--heuristic-seats", type=float, default=0.0,
                     help="in the self-valued improvement rounds (or with --label-only and --behaviour), the share of "
                          "seats the heuristic plays instead of the net (drawn per seat and round)")
+    ap.add_argument("--heuristic-seats-rounds", choices=("self", "all"), default="self",
+                    help="which improvement rounds --heuristic-seats sets: the self-valued ones (the shipped player) "
+                         "or all (the model of search players, net:weights=search)")
     ap.add_argument("--epochs", type=int, default=6)
     ap.add_argument("--lr", type=float, default=2e-3)
     ap.add_argument("--batch", type=int, default=512)
@@ -346,9 +354,10 @@ def parse(argv=None):
             ap.error(f"--{name.replace('_', '-')} must be at least {low}")
     if not 0.0 <= args.heuristic_seats <= 1.0:
         ap.error(f"--heuristic-seats must be in 0..1, got {args.heuristic_seats!r}")
-    if args.heuristic_seats and not (args.label_only or args.improve_self):
+    if args.heuristic_seats and not (args.label_only or args.improve_self or
+                                     (args.improve and args.heuristic_seats_rounds == "all")):
         ap.error("--heuristic-seats sets the tables of the self-valued rounds: it goes with --improve-self (or "
-                 "--label-only)")
+                 "--heuristic-seats-rounds all and --improve, or --label-only)")
     if args.improve_self > args.improve:
         ap.error("--improve-self counts among the --improve rounds: at most --improve")
     if args.init is not None and not args.improve:

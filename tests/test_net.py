@@ -173,8 +173,8 @@ def test_net_is_a_registered_policy():
     assert wizsim.player("net").name == "net"
     slots = make_slots(["net", "heuristic", "search:worlds=2"])
     assert slots.table.shape == (K.TABLE_LEN,)  # one table: the heuristic's values, then the weights
-    with pytest.raises(ConfigError, match="takes 2 parameter"):
-        make_slots(["net:0.1:0.2:3"])
+    with pytest.raises(ConfigError, match="takes 3 parameter"):
+        make_slots(["net:0.1:0.2:play:3"])
     with pytest.raises(ConfigError, match="play_noise must be 0..1"):
         make_slots(["net:3"])
 

@@ -341,6 +341,11 @@ def net_card(table, obs):
 # keeps options tens of points apart: the kind of mistake a search over few worlds makes, unlike
 # ``play_noise``'s uniformly random card. A model of a table, not a player to field.
 P_TEMPERATURE = 7
+# ``net:weights=search`` (this column, the index in WEIGHT_SETS): which weights file the seat's table holds
+# (``registry``: the table ``net_search`` instead of ``net``). No kernel reads it: the table is the choice.
+# The search's ``rollout`` column, which no net kernel reads either.
+P_WEIGHTS = 6
+WEIGHT_SETS = ("play", "search")
 _UNIT = 1.0 / 9007199254740992.0  # 2**-53
 
 

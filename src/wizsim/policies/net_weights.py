@@ -28,11 +28,18 @@ from wizsim.policies.net import ENCODING_VERSION, N_WEIGHTS, NETS
 
 DEFAULT_PATH = Path(__file__).resolve().parent.parent / "data" / "net.npz"
 ENV_PATH = "WIZSIM_NET_WEIGHTS"  # another weights file (a re-trained net) instead of the package's
+# ``net:weights=search``: the same networks trained on the search's own kind of values alone (the recipe's
+# heuristic-valued rounds, beside weaker players): a weaker player, a closer model of search players
+SEARCH_PATH = DEFAULT_PATH.with_name("net-search.npz")
+ENV_SEARCH_PATH = "WIZSIM_NET_SEARCH_WEIGHTS"
+_FILES = {"play": (ENV_PATH, DEFAULT_PATH), "search": (ENV_SEARCH_PATH, SEARCH_PATH)}  # net.WEIGHT_SETS
 
 
-def weights_path() -> Path:
-    """The weights ``net`` plays with: ``$WIZSIM_NET_WEIGHTS`` when set, else the package's file."""
-    return Path(os.environ.get(ENV_PATH) or DEFAULT_PATH)
+def weights_path(which: str = "play") -> Path:
+    """The weights ``net`` plays with: ``$WIZSIM_NET_WEIGHTS`` when set, else the package's file; for
+    ``which="search"`` (``net:weights=search``) ``$WIZSIM_NET_SEARCH_WEIGHTS``, else ``net-search.npz``."""
+    env, default = _FILES[which]
+    return Path(os.environ.get(env) or default)
 
 
 def layer_sizes() -> np.ndarray:
@@ -88,12 +95,12 @@ def _weights_at(path: Path, stamp: tuple) -> np.ndarray:
     return read_weights(path)[0]
 
 
-def net_table() -> np.ndarray:
+def net_table(which: str = "play") -> np.ndarray:
     """The policies' shared table for a table seating ``net``: the heuristic's values, then the checked
-    weights of ``weights_path()`` (``net.NET_OFFSET``; read once while the file stays the same)."""
+    weights of ``weights_path(which)`` (``net.NET_OFFSET``; read once while the file stays the same)."""
     from wizsim.policies.heuristic_values import VALUES  # the registry's "heuristic_values" table, read here
 
-    path = weights_path()
+    path = weights_path(which)
     try:
         st = path.stat()
         stamp = (st.st_size, st.st_mtime_ns)
@@ -102,8 +109,8 @@ def net_table() -> np.ndarray:
     return np.concatenate([np.array(VALUES, dtype=np.float64), _weights_at(path, stamp)])
 
 
-def weights_digest() -> str:
+def weights_digest(which: str = "play") -> str:
     """The sha256 of the weights ``net_table`` plays (``weights_path()``, read once while the file stays the
     same): part of the identity of every built-in that plays them (``registry.seat_identity``), so that a
     dataset resumed with other weights is refused rather than mixed."""
-    return digest(net_table()[-N_WEIGHTS:].astype(np.float32))
+    return digest(net_table(which)[-N_WEIGHTS:].astype(np.float32))

@@ -121,15 +121,23 @@ def _net_table() -> np.ndarray:
     return net_table()
 
 
+def _net_search_table() -> np.ndarray:
+    from wizsim.policies.net_weights import net_table
+
+    return net_table("search")
+
+
 # Shared data by name, loaded only when a table of policies needs it; TABLE_HOLDS: a table that begins
 # with another (the net's weights follow the heuristic's values), so that their policies share a run.
-TABLES = {"heuristic_values": _heuristic_values, "net": _net_table}
-TABLE_HOLDS = {"net": "heuristic_values"}
+# NET_TABLES: the tables that hold a set of net's weights, by its name (``net_weights.WEIGHT_SETS``).
+TABLES = {"heuristic_values": _heuristic_values, "net": _net_table, "net_search": _net_search_table}
+TABLE_HOLDS = {"net": "heuristic_values", "net_search": "heuristic_values"}
+NET_TABLES = {"net": "play", "net_search": "search"}
 
 
 def _entries():
     from wizsim.policies.heuristic import DEFAULT_BID_SHIFT, DEFAULT_PLAY_NOISE, P_BID_SHIFT, P_PLAY_NOISE
-    from wizsim.policies.net import P_TEMPERATURE
+    from wizsim.policies.net import P_TEMPERATURE, P_WEIGHTS, WEIGHT_SETS
     from wizsim.policies.search import (
         DEFAULT_BID_TRUST,
         DEFAULT_DOUBLINGS,
@@ -165,7 +173,9 @@ def _entries():
                             "whose play-outs (by the heuristic, or by net) score best"),
         PolicyEntry("net", NET, table="net", deterministic_play=True, cost=NET_COST,
                     params=(Param("play_noise", DEFAULT_PLAY_NOISE, 0.0, 1.0, P_PLAY_NOISE, random_above=0.0),
-                            Param("temperature", 0.0, 0.0, 10.0, P_TEMPERATURE, random_above=0.0)),
+                            Param("temperature", 0.0, 0.0, 10.0, P_TEMPERATURE, random_above=0.0),
+                            Param("weights", 0, 0, len(WEIGHT_SETS) - 1, P_WEIGHTS, choices=WEIGHT_SETS,
+                                  choice_tables=(None, "net_search"))),
                     summary="small neural networks that value each action as the search policy's play-outs do "
                             "(docs/net.md)"),
     )
@@ -184,10 +194,11 @@ def seat_identity(name: str) -> dict:
         return dict(USER_IDENTITIES.get(name) or object_identity(name))
     canon = check_policy(name)
     ident = builtin_identity(canon)
-    if parse_policy(canon).table == "net":
+    which = NET_TABLES.get(parse_policy(canon).table)
+    if which is not None:
         from wizsim.policies.net_weights import weights_digest
 
-        ident["net_weights"] = weights_digest()
+        ident["net_weights"] = weights_digest(which)
     return ident
 
 

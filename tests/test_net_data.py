@@ -35,8 +35,8 @@ def in_memory(spec):
     kind = NET if spec.behaviour == "net" else HEURISTIC
     params = np.zeros(N_PARAMS)
     params[P_ROLLOUT] = ROLLOUT_SELF if spec.rollout == "self" else 0
-    label_rounds(np.uint64(spec.seed), spec.first, spec.rounds, kind, params, spec.table(), spec.eps,
-                 spec.p_card, spec.heuristic_seats, out, counts)
+    label_rounds(np.uint64(spec.seed), spec.first, spec.rounds, kind, params, spec.table(),
+                 (float(spec.eps), float(spec.p_card), float(spec.heuristic_seats)), out, counts)
     return [a[:counts[t]] for t, a in zip((0, 0, 1, 1, 2, 2, 0, 1, 2), out, strict=True)]
 
 

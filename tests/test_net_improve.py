@@ -25,7 +25,7 @@ def _labels(index: int, rollout: int, weights):
     params = np.zeros(N_PARAMS)
     params[P_ROLLOUT] = rollout
     out, counts = empty_out(1)
-    label_rounds(np.uint64(5), index, 1, NET, params, table, 0.0, 1.0, 0.0, out, counts)
+    label_rounds(np.uint64(5), index, 1, NET, params, table, (0.0, 1.0, 0.0), out, counts)
     nb, nc, _ = (int(c) for c in counts)
     return out[0][:nb], out[1][:nb], out[2][:nc], out[3][:nc]
 

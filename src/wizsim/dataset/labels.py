@@ -224,8 +224,8 @@ def label_chunk(spec: LabelSpec, k: int) -> list[tuple[np.ndarray, np.ndarray, n
     for a in range(start, stop, LABEL_BLOCK):
         b = min(a + LABEL_BLOCK, stop)
         out, counts = empty_out(b - a)
-        label_rounds(np.uint64(spec.seed), a, b - a, kind, params, table, spec.eps, spec.p_card, spec.heuristic_seats,
-                     out, counts)
+        label_rounds(np.uint64(spec.seed), a, b - a, kind, params, table,
+                     (float(spec.eps), float(spec.p_card), float(spec.heuristic_seats)), out, counts)
         for t in range(len(TABLES)):
             n = int(counts[t])
             x = out[2 * t]

@@ -134,13 +134,14 @@ def _card_choice(ctx, obs):
 
 
 @kernel
-def label_round(seed, index, kind, params, table, eps, p_card, mix, out, counts):
+def label_round(seed, index, kind, params, table, shares, out, counts):
     """Play round ``index`` of run ``seed`` with the policy ``kind`` (``dispatch``; ``params`` its row,
     ``table`` the shared table) in every seat, or in each seat with probability ``mix`` the heuristic (drawn
     per seat and round: tables like those the behaviour is measured at, beside weaker players), a uniformly
     random legal card instead with probability ``eps``, and append its examples to ``out`` (``empty_out``):
     every trump and bid decision, each card decision with two or more legal kinds with probability
-    ``p_card``; every seat's decisions are recorded, whoever makes them."""
+    ``p_card``; every seat's decisions are recorded, whoever makes them. ``shares``: (eps, p_card, mix)."""
+    eps, p_card, mix = shares
     deal_rng = np.empty(1, np.uint64)
     rng = np.empty(1, np.uint64)
     deal_rng[0] = stream_key(seed, index, DEAL_STREAM)  # the engine's streams of round index (sim.round.key_streams)
@@ -205,7 +206,7 @@ def label_round(seed, index, kind, params, table, eps, p_card, mix, out, counts)
 
 
 @kernel
-def label_rounds(seed, first, n, kind, params, table, eps, p_card, mix, out, counts):
-    """``label_round`` for rounds ``first .. first + n - 1``."""
+def label_rounds(seed, first, n, kind, params, table, shares, out, counts):
+    """``label_round`` for rounds ``first .. first + n - 1``; ``shares``: (eps, p_card, mix) as floats."""
     for i in range(first, first + n):
-        label_round(seed, i, kind, params, table, eps, p_card, mix, out, counts)
+        label_round(seed, i, kind, params, table, shares, out, counts)

@@ -8,6 +8,9 @@ The file (``wizsim/data/net.npz`` in the package, ``scripts/train_net.py`` write
 - ``sha256``: the hex digest of ``weights``' bytes;
 - ``meta``: a JSON text saying how they were made (the command, seeds, data size, CPU time).
 
+``net:weights=search`` plays a second file of the same form, ``wizsim/data/net-search.npz`` (the recipe
+stopped before its self-valued round: the advisor's model of strong players), checked the same way.
+
 A missing file, an unreadable or altered one (a flipped byte fails the zip's CRC or the digest), another
 encoding version or other layer sizes raise one ``ConfigError`` naming the file: ``net`` never plays
 with weights it cannot vouch for.

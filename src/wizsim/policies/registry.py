@@ -129,7 +129,7 @@ def _net_search_table() -> np.ndarray:
 
 # Shared data by name, loaded only when a table of policies needs it; TABLE_HOLDS: a table that begins
 # with another (the net's weights follow the heuristic's values), so that their policies share a run.
-# NET_TABLES: the tables that hold a set of net's weights, by its name (``net_weights.WEIGHT_SETS``).
+# NET_TABLES: the tables that hold a set of net's weights, by its name (``net.WEIGHT_SETS``).
 TABLES = {"heuristic_values": _heuristic_values, "net": _net_table, "net_search": _net_search_table}
 TABLE_HOLDS = {"net": "heuristic_values", "net_search": "heuristic_values"}
 NET_TABLES = {"net": "play", "net_search": "search"}

@@ -226,6 +226,10 @@ def test_tournament_results_and_game_records_carry_the_identity(tmp_path, monkey
     bad["identities"][1]["colour"] = "red"
     with pytest.raises(RecordError, match=r"identities\[1\]: unknown"):
         GameRecord.from_dict(bad)
+    # a net seat's identity carries its weights' digest, and its game's record loads again
+    nets = from_games(wizsim.simulate_games(4, 1, ["net", "heuristic", "net", "heuristic"], seed=3, trick_log=True))
+    assert nets.identities[0]["net_weights"] and "net_weights" not in nets.identities[1]
+    assert GameRecord.from_json(nets.to_json()).identities == nets.identities
 
 
 def test_a_net_dataset_resumed_with_other_weights_is_refused(tmp_path, monkeypatch):

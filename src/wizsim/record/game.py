@@ -45,7 +45,7 @@ from wizsim.config import MAX_PLAYERS, MIN_PLAYERS, n_game_rounds
 from wizsim.errors import RecordError  # noqa: F401 - re-exported
 
 GAME_FIELDS = ("players", "first_dealer", "hook", "me", "identities", "rounds")
-IDENTITY_FIELDS = ("player", "kind", "sha256", "wizsim", "note")  # wizsim.identity's keys
+IDENTITY_FIELDS = ("player", "kind", "sha256", "wizsim", "net_weights", "note")  # wizsim.identity's keys
 ROUND_FIELDS = ("r", "turn_up", "trump", "bids", "tricks", "hand", "played", "hints")
 HINT_KINDS = ("trump", "bid", "card")
 TRICK_SEPARATOR = "/"

@@ -74,6 +74,7 @@ HERO = "heuristic"
 # hero in the seats before the dealer's (the dealer hears no named suit)
 DEAL: dict = {}
 LEARN = False  # --learn: the advisor learns the table's play from the rounds before the question's
+LEARN_ON = "heuristic"  # --learn --policy M: the model whose cards each seat's are read against
 TABLES = {
     "heuristic (control)": ["heuristic"] * 3,
     "random": ["random"] * 3,
@@ -142,14 +143,14 @@ def learned_table(names: list[str], r: int, i: int, hero: int) -> tuple[dict, di
     """``--learn``: the table's play and bids as the advisor learns them from the game so far, rounds 1 .. r - 1 played
     by the same seats (their own deals: seed ``SEED + 1``, index i), and the opponents' model that gives
     (``advise(policy=...)``; nothing where every seat keeps the default, so the answer is the untold one)."""
-    table = TablePlay(PLAYERS)
+    table = TablePlay(PLAYERS, LEARN_ON)
     for k in range(1, r):
         h = simulate_rounds(PLAYERS, k, 1, names, seed=SEED + 1, first_index=i, trick_log=True)
         table.add_round(range(PLAYERS), k, h.hands[0], int(h.turn_up[0]), int(h.trump[0]), h.bids[0], h.log_cards[0])
     names = table.policies(range(PLAYERS), hero)
     seen = {"noise": [table.player(s).noise for s in range(PLAYERS)],
             "bid_shift": [table.player(s).bid_shift for s in range(PLAYERS)]}
-    return ({} if all(n == "heuristic" for n in names) else {"policy": names}), seen
+    return ({} if all(n == table.model for n in names) else {"policy": names}), seen
 
 
 def bid_questions(opponents: list[str], r: int, n: int, trust: dict, first: int = 0) -> dict:
@@ -164,7 +165,7 @@ def bid_questions(opponents: list[str], r: int, n: int, trust: dict, first: int 
         started = time.perf_counter()
         try:
             a = advise(hand, seat=hero + 1, players=PLAYERS, bids=[int(b) for b in truth.bids[0, :hero]], seed=i,
-                       **trump_args(int(truth.turn_up[0]), int(truth.trump[0])), **own_play(), **trust, **learned)
+                       **trump_args(int(truth.turn_up[0]), int(truth.trump[0])), **own_play(), **{**trust, **learned})
         except ValueError as err:
             refusals += 1
             errors.append(str(err)[:200])
@@ -330,8 +331,8 @@ def play_questions(opponents: list[str], r: int, n: int, trust: dict, first: int
             started = time.perf_counter()
             try:
                 a = advise_play(hand, seat=hero + 1, players=PLAYERS, bids=[int(b) for b in t.bids],
-                                played=format_cards(t.order), seed=i, **trump_args(t.turn_up, t.trump), **trust,
-                                **learned)
+                                played=format_cards(t.order), seed=i, **trump_args(t.turn_up, t.trump),
+                                **{**trust, **learned})
             except ValueError as err:
                 refusals += 1
                 errors.append(str(err)[:200])
@@ -577,7 +578,7 @@ def summary(out: dict) -> dict:
 
 
 def main() -> None:
-    global HERO, LEARN, PLAYERS, DEAL
+    global HERO, LEARN, LEARN_ON, PLAYERS, DEAL
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--questions", type=int, default=100, help="bid questions per table and round size")
     ap.add_argument("--deals", type=int, default=None, help="play-advice deals per table and round size "
@@ -608,7 +609,8 @@ def main() -> None:
     ap.add_argument("--hero", default=HERO, help="the hero's own policy (bid advice is told it as its play; "
                     "default: the heuristic)")
     ap.add_argument("--learn", action="store_true", help="the advisor learns each seat's play noise (and what --learn-what names) "
-                    "from rounds 1 .. r - 1 played by the same table (the game so far)")
+                    "from rounds 1 .. r - 1 played by the same table (the game so far); with --policy M (heuristic, "
+                    "net or net:weights=search) each seat's cards are read against M's")
     ap.add_argument("--learn-what", default=None, help="with --learn: the comma list of figures the opponents' "
                     "model takes (noise, bid_shift, blind; default: the advisor's, table_fit.MODELLED)")
     ap.add_argument("--turn-up", choices=("any", "wizard"), default="any",
@@ -629,7 +631,12 @@ def main() -> None:
         ap.error("--hero needs --no-play: play advice is not told the hero's own play")
     HERO = args.hero
     if args.learn and not args.merge and args.policy:
-        ap.error("--learn needs no --policy: it is the advisor's own model of the table")
+        from wizsim.advisor.table_fit import learnable_model
+
+        try:  # --learn --policy M: each seat's noise learned on M, told M where nothing was learned
+            LEARN_ON = learnable_model(args.policy)
+        except ValueError as err:
+            ap.error(f"--learn --policy: {err}")
     LEARN = args.learn
     if args.learn_what is not None:
         from wizsim.advisor import table_fit

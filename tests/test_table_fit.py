@@ -24,6 +24,7 @@ from wizsim.advisor.table_fit import (
 )
 from wizsim.cards import FIRST_JESTER, FIRST_WIZARD
 from wizsim.cli import main
+from wizsim.policies.registry import check_policy
 from wizsim.record import from_games
 
 SEATS = ["heuristic", "random", "heuristic", "heuristic:bid_shift=0.5"]
@@ -225,7 +226,14 @@ def test_cli_advise_game_uses_the_learned_model_and_refuses_a_second_one(game, t
     assert json.loads(out.output)["policy"].split(",") == learned_policy(rec, seat, 4, r=10)
     assert "heuristic:play_noise=0." in json.loads(out.output)["policy"]
     again = CliRunner().invoke(main, [*args, "--policy", "random"])
-    assert again.exit_code == 2 and "leave out --policy" in again.output
+    assert again.exit_code == 2 and "--game --policy: the table's play is learned on one of" in again.output
+    noisy = CliRunner().invoke(main, [*args, "--play-noise", "0.2"])
+    assert noisy.exit_code == 2 and "leave out --play-noise" in noisy.output
+    on_net = CliRunner().invoke(main, [*args, "--policy", "net:weights=search"])  # each card read against net's
+    assert on_net.exit_code == 0, on_net.output
+    names = learned_policy(rec, seat, 4, r=10, model="net:weights=search")
+    assert names is not None and any("net:play_noise=" in n for n in names)
+    assert json.loads(on_net.output)["policy"].split(",") == names
     wrong = CliRunner().invoke(main, [*args[:-1], "--hand", "W,AS,3H"])
     assert wrong.exit_code == 2 and "Traceback" not in wrong.output
 
@@ -277,7 +285,12 @@ def test_api_advise_with_the_game_is_the_cli_answer_and_refuses_a_second_model(g
         names = learned_policy(rec, seat, 4, r=10)
         want = wizsim.advise(hand, "S", seat, bids=[1] * (seat - 1), samples=200, seed=1, policy=names)
         assert res.json() == {**want.to_dict(), "p_tricks": want.p_tricks.tolist()}
-        for extra, needle in (({"policy": "random"}, "leave out policy"), ({"hand": "W,AS,3H"}, "the question has 3"),
+        on_net = client.post("/api/advise", json={**body, "policy": "net:weights=search"})
+        assert on_net.status_code == 200, on_net.text
+        names = learned_policy(rec, seat, 4, r=10, model="net:weights=search") or "net:weights=search"
+        assert on_net.json()["policy"] == (names if isinstance(names, str) else ",".join(names))
+        for extra, needle in (({"policy": "random"}, "policy: the table's play is learned on one of"),
+                              ({"play_noise": 0.2}, "leave out play_noise"), ({"hand": "W,AS,3H"}, "the question has 3"),
                               ({"bids": [1, 0, 1, 0], "hand": "AS,2S,3H,4H,5C,6C,7D,8D,9S,TS",  # my Wizard won trick 1
                                "played": ",".join(["W" if s == seat else c for s, c in enumerate(["2C", "3C", "4C", "KC"], 1)]) + "/"},
                               "the question has 11"),
@@ -285,3 +298,37 @@ def test_api_advise_with_the_game_is_the_cli_answer_and_refuses_a_second_model(g
             bad = client.post("/api/advise", json={**body, **extra})
             assert bad.status_code == 422, bad.text
             assert needle in bad.json()["detail"] and "\n" not in bad.json()["detail"]
+
+
+@pytest.mark.parametrize("model", ["net", "net:weights=search"])
+def test_a_fit_on_net_reads_cards_against_the_network(model):
+    """Asked on a net model, a table of that net keeps the model (every card its own: the answer told the
+    model alone); heuristic players' cards, read against the network's, show a noise above the default, and
+    a random player's more; the names are the model's own with the noise on top."""
+    seats = [model, "heuristic", model, "random"]
+    batch = wizsim.simulate_games(4, 1, seats, seed=5, trick_log=True)
+    rec = _cut(from_games(batch, game=0, me=0), 8)
+    table = learn_table(rec, model=model)
+    assert table.player(0).model_cards == table.player(0).choices > 20
+    assert table.player(2).noise == DEFAULT_PLAY_NOISE
+    heuristic, random_ = table.player(1), table.player(3)
+    assert heuristic.model_cards < heuristic.choices and DEFAULT_PLAY_NOISE < heuristic.noise < random_.noise
+    assert heuristic.name() == check_policy(f"{model}:play_noise={heuristic.noise!r}")
+    seat = rec.seat_players(8).index(0) + 1
+    names = learned_policy(rec, seat, 4, r=9, model=model)
+    others = [p for p in rec.seat_players(8) if p != 0]
+    assert names == [table.player(p).name() for p in others]
+    # the same table read against the heuristic: the net players' cards are not all its own
+    assert learn_table(rec).player(2).model_cards < table.player(2).model_cards
+    only_net = _cut(from_games(wizsim.simulate_games(4, 1, model, seed=5, trick_log=True), game=0, me=0), 8)
+    assert learned_policy(only_net, only_net.seat_players(8).index(0) + 1, 4, model=model) is None
+
+
+def test_a_fit_refuses_a_model_it_cannot_read_cards_against(game):
+    rec = _cut(game, 9)
+    seat = rec.seat_players(9).index(0) + 1
+    for model in ("random", "net:temperature=0.5", "heuristic:play_noise=0.2", "net,heuristic,net"):
+        with pytest.raises(AdviceError, match="the table's play is learned on one of heuristic, net"):
+            learned_policy(rec, seat, 4, r=10, model=model)
+    with pytest.raises(ValueError, match="learned on one of"):
+        learn_table(rec, model="search:worlds=8")

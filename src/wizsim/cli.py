@@ -540,7 +540,8 @@ def simulate(players, round_size, rounds, games, policy, policies, hook, seed, t
               help="A game record (docs/game-record.md; at most 1 MiB) of the game so far: the opponents' model "
                    "learns each "
                    "player's play noise from its finished rounds (those with every card played), seated as in the "
-                   "round in progress; for trump, bid and play advice.")
+                   "round in progress; for trump, bid and play advice. Each card is read against the heuristic's, "
+                   "or with --policy net or net:weights=search against that network's.")
 @click.option("--explain", is_flag=True,
               help="Say why: each card's chance of taking a trick (bids, trump) or a line of play from the simulated "
                    "deals that sets the advised card against the runner-up (cards); JSON: \"reasons\".")
@@ -659,19 +660,26 @@ def tournament(players, policies, games, seed, hook, threads, engine, scheduler,
 
 
 def game_policy(path, policy, play_noise, hand, trump, seat, players, bids, played, hook, trump_card) -> str | None:
-    """``advise --game``: the opponents' model learned from the record's finished rounds, as a --policy."""
+    """``advise --game``: the opponents' model learned from the record's finished rounds, as a --policy (a
+    ``--policy`` given is the model each player's cards are read against, its noise learned on top)."""
     from wizsim.advisor.played import advice_phase, make_play_question
-    from wizsim.advisor.table_fit import learned_policy
+    from wizsim.advisor.table_fit import learnable_model, learned_policy
     from wizsim.record import GameRecord
 
-    if policy is not None or play_noise is not None:
-        raise click.UsageError("--game learns the opponents' model from the game: leave out --policy and --play-noise")
+    if play_noise is not None:
+        raise click.UsageError("--game learns each player's play noise from the game: leave out --play-noise")
+    model = DEFAULT_OPPONENTS
+    if policy is not None:
+        try:
+            model = learnable_model(policy.strip())
+        except ValueError as err:
+            raise click.UsageError(f"--game --policy: {err}") from None
     r = len(hand)
     if advice_phase(bids, seat, players) == "play":  # the question checked first: its own error, if any
         r = make_play_question(hand, trump, seat, players, bids=bids, played=played, hook=hook,
                                trump_card=trump_card).r
-    names = learned_policy(GameRecord.load(path), seat, players, r=r)
-    return None if names is None else ",".join(names)
+    names = learned_policy(GameRecord.load(path), seat, players, r=r, model=model)
+    return policy if names is None else ",".join(names)
 
 
 @main.command(epilog=epilog("wizsim review game.json --json"))

@@ -2,16 +2,18 @@
 learned from the game's finished rounds.
 
 A finished round shows every card each player held, so each card a player chose can be set against the
-card the model (the heuristic) would have played in its place (``policies.model.play_choices``). The
-advisor's opponents' model plays a seat's card at random with probability ``play_noise`` and the
-heuristic's card otherwise (``heuristic:play_noise``), so a card is the heuristic's with probability
+card the model (the heuristic, or ``net`` where the fit is asked on it: ``LEARNABLE``) would have played in
+its place (``policies.model.play_choices``). The advisor's opponents' model plays a seat's card at random
+with probability ``play_noise`` and the model's card otherwise (``heuristic:play_noise``,
+``net:play_noise``), so a card is the model's with probability
 ``1 - e + e / n`` among ``n`` legal cards and any other one with ``e / n``. Over the cards a player chose
 (only real choices, ``n > 1``) that is a likelihood of ``e``; with a prior of mean ``DEFAULT_PLAY_NOISE``
 (``Beta(1, 9)``: about ten cards' worth) its posterior mean is the player's noise. It never goes under
 the default: cards that match the model's keep the advisor's default humility, which also stands for what
 play cannot show (a player's bids). Measured in benchmarks/robustness.py ``--learn`` (docs/results.md, "Learning
 the table"): heuristic seats keep 0.1, seats of ``search:worlds=8`` come out near 0.85 (they play the
-heuristic's card 42% of the time), random seats near 1.
+heuristic's card 42% of the time), random seats near 1. On ``net:weights=search`` (the advisor's model of
+strong players) the same seats read their cards against that network's.
 
 Bids the same way: a finished round shows each player's whole hand, so each bid it made can be set
 against the heuristic's bid for that hand, trump, seat and the bids before it, for every ``bid_shift``
@@ -29,6 +31,7 @@ probability that the player bids blind (``PlayerPlay.blind``); above one half ``
 What the opponents' model takes of these is ``MODELLED``: the play noise only. The bid shift and the
 blind probability are each player's figures (``TablePlay.player``) but measured no better as a model
 (the comment at ``MODELLED``); ``PlayerPlay.name(used=...)`` and ``robustness.py --learn-what`` try them.
+They are the heuristic's whatever the model (net has no bid shift), so a fit on net models the noise only.
 """
 
 from __future__ import annotations
@@ -40,9 +43,11 @@ import numpy as np
 from wizsim.advisor.opponents import DEFAULT_BID_TRUST, DEFAULT_PLAY_NOISE, DEFAULT_SEAT_DOUBT
 from wizsim.cards import FIRST_JESTER, FIRST_WIZARD, shorten
 from wizsim.config import MAX_PLAYERS, MIN_PLAYERS, check_count
+from wizsim.policies import make_slots
 from wizsim.policies.heuristic import P_BID_SHIFT
 from wizsim.policies.model import MODEL_BLIND, MODEL_HEURISTIC, bids_likelihood, n_legal_bids, play_choices
 from wizsim.policies.records import Opponents, RoundInfo
+from wizsim.policies.registry import parse_policy
 from wizsim.rules.kernels import forbidden_bid
 
 # The figures the opponents' model takes from what the game showed; the others are reported only (measured
@@ -54,6 +59,9 @@ from wizsim.rules.kernels import forbidden_bid
 # mixed one, 2,400 questions each (judged by its cards too, it took search players for blind: -0.52
 # [-0.99, -0.04] at mixed).
 MODELLED = ("noise",)
+# The models a fit reads cards against (``TablePlay(model=...)``): one player's card, its noise learned on top.
+# A temperature or a noise of its own would make the model's card a draw, not a choice to compare with.
+LEARNABLE = ("heuristic", "net", "net:weights=search")
 NOISE_GRID = np.linspace(0.0, 1.0, 201)
 # Beta(1, 9) on the grid: mean 0.1 (the default), about ten cards' worth of evidence; with the trapezoid
 # rule's half weights at the ends, so the posterior mean is the integral's to within 1e-4
@@ -139,29 +147,48 @@ class PlayerPlay:
     """What one player's cards in the finished rounds showed."""
 
     choices: int = 0  # cards chosen among two or more legal ones
-    model_cards: int = 0  # of those, the heuristic's card in its place
+    model_cards: int = 0  # of those, the model's card in its place
     noise: float = DEFAULT_PLAY_NOISE  # the play noise the advisor models it with (never under the default)
     bids: int = 0  # bids made with a hand the record shows
     model_bids: int = 0  # of those, the heuristic's own bid (no shift)
     bid_shift: float = 0.0  # the heuristic's bid_shift the advisor models it with
     blind: float = DEFAULT_SEAT_DOUBT  # the probability that it bids and plays blind (then: ``random``)
+    model: str = "heuristic"  # what its cards were read against (``LEARNABLE``)
 
     def name(self, used=None) -> str:
-        """The policy name of this model (``heuristic`` where every figure is the default), from the figures
-        in ``used`` (default ``MODELLED``)."""
+        """The policy name of this model (the model itself, e.g. ``heuristic``, where every figure is the
+        default), from the figures in ``used`` (default ``MODELLED``); a bid shift only on the heuristic."""
         used = MODELLED if used is None else used
         if "blind" in used and self.blind > 0.5:
             return "random"
-        parts = [f"bid_shift={self.bid_shift!r}"] if self.bid_shift and "bid_shift" in used else []
+        shift = self.bid_shift and "bid_shift" in used and self.model == "heuristic"
+        parts = [f"bid_shift={self.bid_shift!r}"] if shift else []
         parts += [f"play_noise={self.noise!r}"] if self.noise > DEFAULT_PLAY_NOISE and "noise" in used else []
-        return ":".join(["heuristic", *parts])
+        return parse_policy(":".join([self.model, *parts])).name
+
+
+def learnable_model(model: str) -> str:
+    """``model``'s canonical name where a table fit can read cards against it (``LEARNABLE``), else a
+    ``ValueError`` in one line."""
+    try:
+        name = parse_policy(model).name
+    except (TypeError, ValueError):
+        name = None
+    if name not in LEARNABLE:
+        raise ValueError(f"the table's play is learned on one of {', '.join(LEARNABLE)} (its noise learned on "
+                         f"top), got {shorten(repr(model), 40)}")
+    return name
 
 
 class TablePlay:
-    """Each player's play so far (index: the player, in the game's seating order), fed round by round."""
+    """Each player's play so far (index: the player, in the game's seating order), fed round by round, its
+    cards read against ``model`` (``LEARNABLE``)."""
 
-    def __init__(self, n_players: int):
+    def __init__(self, n_players: int, model: str = "heuristic"):
         self.n_players = n_players
+        self.model = learnable_model(model)
+        self._net = True if parse_policy(self.model).entry.name == "net" else None
+        self._table = make_slots([self.model]).table
         self._chose: list[list[int]] = [[] for _ in range(n_players)]
         self._legal: list[list[int]] = [[] for _ in range(n_players)]
         self._bid_like = np.zeros((n_players, len(SHIFT_GRID)))
@@ -184,8 +211,9 @@ class TablePlay:
             self._bid_choices[player] += np.log(n_legal_bids(r, forbidden))
         n_played = len(order)
         out = np.zeros((max(n_played, 1), 3), np.int64)
-        play_choices(players, r, np.asarray(hands, np.uint64).copy(), int(turn_up), int(trump),
-                     np.asarray(bids, np.int8), np.asarray(order if n_played else [0], np.int8), n_played, out)
+        play_choices(RoundInfo(players, r, bool(hook), int(turn_up), int(trump)), np.asarray(hands, np.uint64).copy(),
+                     np.asarray(bids, np.int8), np.asarray(order if n_played else [0], np.int8), n_played, out,
+                     self._net, self._table)
         for seat, chose, n in out[:n_played].tolist():
             if n > 1:
                 player = seat_player[seat]
@@ -198,7 +226,7 @@ class TablePlay:
         # bids that shift 0 explains as well as any shift keep the model's own (as cards keep the default noise)
         shift = 0.0 if like[_AT_ZERO] >= like.max() - 1e-9 else round(shift_posterior_mean(like), 1) + 0.0
         blind = blind_posterior(like, self._bid_choices[p]) if self._bids[p] else DEFAULT_SEAT_DOUBT
-        bids = (int(self._bids[p]), int(self._model_bids[p]), shift, round(blind, 4))
+        bids = (int(self._bids[p]), int(self._model_bids[p]), shift, round(blind, 4), self.model)
         if not chose:
             return PlayerPlay(0, 0, DEFAULT_PLAY_NOISE, *bids)
         noise = max(DEFAULT_PLAY_NOISE, noise_posterior_mean(np.array(chose), np.array(legal)))
@@ -207,8 +235,8 @@ class TablePlay:
     def policies(self, seat_player, me_seat: int) -> list[str]:
         """The opponents' model for a round seated as ``seat_player``, one name per seat other than
         ``me_seat`` (0-based) in seat order, for ``advise(policy=...)``: each player's ``name`` from the
-        ``MODELLED`` figures (the plain ``heuristic`` where they are the defaults, so the answer is the
-        untold one)."""
+        ``MODELLED`` figures (the plain model, e.g. ``heuristic``, where they are the defaults, so the answer
+        is the one told the model alone)."""
         return [self.player(p).name() for seat, p in enumerate(seat_player) if seat != me_seat]
 
 
@@ -236,13 +264,13 @@ def _check_record(record) -> None:
                         f"{shorten(repr(record), 40)} ({type(record).__name__})")
 
 
-def learn_table(record, before: int | None = None) -> TablePlay:
+def learn_table(record, before: int | None = None, model: str = "heuristic") -> TablePlay:
     """Each player's play in the finished rounds of a game record (those with every card in ``played``)
-    before round index ``before`` (default: all of them)."""
+    before round index ``before`` (default: all of them), read against ``model`` (``LEARNABLE``)."""
     _check_record(record)
     if before is not None:
         before = check_count(before, "before", 0, None)
-    table = TablePlay(record.n_players)
+    table = TablePlay(record.n_players, model)
     last = len(record.rounds) if before is None else min(before, len(record.rounds))
     for k in range(last):
         add_record_round(table, record, k)
@@ -275,14 +303,19 @@ def question_round(record) -> int:
     return len(rounds)
 
 
-def learned_policy(record, seat: int, players: int, r: int | None = None) -> list[str] | None:
+def learned_policy(record, seat: int, players: int, r: int | None = None, model: str = "heuristic") -> list[str] | None:
     """The opponents' model learned from a game record's finished rounds for a question in seat ``seat``
-    (1-based) of the round in progress (``question_round``), one name per other seat in seat order; None
-    where every player keeps the default (the untold answer). Raises ``AdviceError`` when the question does
-    not fit the record (another player count, round size, or ``me``'s seat)."""
+    (1-based) of the round in progress (``question_round``), one name per other seat in seat order, each
+    player's cards read against ``model`` (``LEARNABLE``); None where every player keeps the default (the
+    answer told ``model`` alone). Raises ``AdviceError`` when the question does not fit the record (another
+    player count, round size, or ``me``'s seat) or ``model`` is not one a fit reads cards against."""
     from wizsim.advisor.question import AdviceError
 
     _check_record(record)
+    try:
+        model = learnable_model(model)
+    except ValueError as err:
+        raise AdviceError(f"policy: {err}") from None
     players = check_count(players, "players", MIN_PLAYERS, MAX_PLAYERS, error=AdviceError)
     seat = check_count(seat, "seat", 1, players, error=AdviceError)
     if r is not None:
@@ -298,5 +331,5 @@ def learned_policy(record, seat: int, players: int, r: int | None = None) -> lis
     if record.me is not None and seat_player[seat - 1] != record.me:
         raise AdviceError(f"game: {record.players[record.me]} sits in seat {seat_player.index(record.me) + 1} of "
                           f"round {k + 1}, the question asks for seat {seat}")
-    names = learn_table(record, k).policies(seat_player, seat - 1)
-    return None if all(n == "heuristic" for n in names) else names
+    names = learn_table(record, k, model).policies(seat_player, seat - 1)
+    return None if all(n == model for n in names) else names

@@ -35,7 +35,8 @@ a soft choice:
   ``play_trust * softmax(c) + (1 - play_trust) / n`` over the ``n`` legal cards, the softmax of the card
   network's outputs over the legal card kinds for the seat's observation then, a kind's share split among
   its legal cards (``net_card_weight``). What the table's play is learned from (``play_choices``, the
-  table fit's noise) is still each card against the heuristic's.
+  table fit's noise) is each card against the card network's own choice, where the table fit is asked on net
+  (``advisor.table_fit.TablePlay(model="net")``), as the noise is modelled: net's card, or a random one.
 
 Net's code is compiled only where some seat's model is net: the kinds are runtime values, so the record's
 ``Opponents.net`` field (True, or None) chooses by its type (``_net_bid_weight``, as ``policies.dispatch``
@@ -80,7 +81,15 @@ from numba.extending import overload
 from wizsim._numba import inline_kernel, kernel
 from wizsim.bits import ZERO, bit, lowest_bit, popcount
 from wizsim.policies.heuristic import heuristic_bid, heuristic_card, heuristic_obs_card, heuristic_trump_choices
-from wizsim.policies.net import MAX_BID, N_KINDS, card_kind, net_bid_softmax, net_card_softmax, net_trump_softmax
+from wizsim.policies.net import (
+    MAX_BID,
+    N_KINDS,
+    card_kind,
+    net_bid_softmax,
+    net_card,
+    net_card_softmax,
+    net_trump_softmax,
+)
 from wizsim.policies.observation import observe
 from wizsim.policies.records import Log, RoundInfo, RoundState
 from wizsim.policies.rollout import play_tricks
@@ -394,24 +403,41 @@ def _replayed_card(ctx, obs):
 
 
 @kernel
-def play_choices(players, r, hands, turn_up, trump, bids, order, n_played, out):
-    """What a finished (or begun) round shows of each seat's play against the model: ``out`` (n_played, 3)
-    gets, card by card in order of play, the seat that played it, 1 if it was the heuristic's card in that
-    seat's place (as ``play_likelihood`` compares it) else 0, and the seat's legal cards then. The
-    table's play learned from earlier rounds (``advisor.table_fit``) reads it."""
-    _replay(_chosen_card, (order, out), players, r, hands, turn_up, trump, bids, n_played)
+def play_choices(info, hands, bids, order, n_played, out, net, table):
+    """What a finished (or begun) round (``info``: its ``records.RoundInfo``; the hook is not read) shows of
+    each seat's play against the model: ``out`` (n_played, 3) gets, card by card in order of play, the seat
+    that played it, 1 if it was the model's card in that seat's place else 0, and the seat's legal cards
+    then. The model is the heuristic where ``net`` is None, else the card network over ``table`` (a
+    ``make_slots`` table holding net's weights): the card each plays without noise, as the advisor's model
+    of a seat plays it. The table's play learned from earlier rounds (``advisor.table_fit``) reads it."""
+    _replay(_chosen_card, (order, out, net, table), info.players, info.r, hands, info.turn_up, info.trump, bids,
+            n_played)
 
 
 @inline_kernel
 def _chosen_card(ctx, obs):
-    """``play_choices``'s chooser: the card ``order`` says, compared with the heuristic's; ``ctx`` = (order, out)."""
-    order, out = ctx
+    """``play_choices``'s chooser: the card ``order`` says, compared with the model's; ``ctx`` = (order, out,
+    net, table)."""
+    order, out, net, table = ctx
     j = popcount(obs.played)
     card = order[j]
     out[j, 0] = obs.seat
-    out[j, 1] = 1 if heuristic_obs_card(obs) == card else 0
+    out[j, 1] = 1 if _model_card(net, table, obs) == card else 0
     out[j, 2] = popcount(obs.legal)
     return card
+
+
+def _model_card(net, table, obs):
+    """The model's card for ``play_choices``: the heuristic's where ``net`` is None, else the card network's
+    (kernels only, as ``_net_bid_weight``)."""
+    raise TypeError("kernels only")
+
+
+@overload(_model_card)
+def _model_card_typed(net, table, obs):
+    if isinstance(net, types.NoneType):
+        return lambda net, table, obs: heuristic_obs_card(obs)
+    return lambda net, table, obs: net_card(table, obs)
 
 
 @kernel

@@ -875,8 +875,17 @@ def seat_mixture(model_f, blind_f, doubt: float, seat_doubt, me: int):
     return (weight, whole / weight, post) if weight > 0 else (0.0, 0.0, post)
 
 
-def play_choices(players, r, hands, turn_up, trump, bids, order, n_played):
-    """``model.play_choices``'s twin: per card in order of play, (seat, 1 if it was the heuristic twin's
-    card in that seat's place else 0, the seat's legal cards then)."""
-    return [(s, int(choice == card), n) for s, card, choice, n, _ in
-            _replayed_choices(players, hands, turn_up, trump, bids, order, n_played, lambda s: True)]
+def play_choices(info, hands, bids, order, n_played, table=None):
+    """``model.play_choices``'s twin: per card in order of play, (seat, 1 if it was the model's card in that
+    seat's place else 0, the seat's legal cards then); the model the heuristic twin, or with ``table`` (a
+    ``make_slots`` table holding net's weights) ``net_reference.net_card``."""
+    from wizsim.policies import net_reference
+    from wizsim.policies.net import NET_OFFSET
+
+    out = []
+    for s, card, choice, n, seen in _replayed_choices(info.players, hands, info.turn_up, info.trump, bids, order,
+                                                      n_played, lambda s: True, info.r):
+        if table is not None:
+            choice = net_reference.net_card(table[NET_OFFSET:], seen)
+        out.append((s, int(choice == card), n))
+    return out

@@ -199,17 +199,24 @@ def is_play_question(fields: dict) -> bool:
 
 def learned_from_game(kwargs: dict, play: bool) -> dict:
     """``game``: the opponents' model learned from the record's finished rounds (``advise --game``), as the
-    request's ``policy``."""
+    request's ``policy`` (a ``policy`` given is the model each player's cards are read against)."""
     from wizsim.advisor.played import make_play_question
-    from wizsim.advisor.table_fit import learned_policy
+    from wizsim.advisor.table_fit import learnable_model, learned_policy
     from wizsim.cards import parse_cards
     from wizsim.record import GameRecord, RecordError
 
     kwargs = dict(kwargs)
     record = kwargs.pop("game")
-    for name in ("policy", "play_noise"):
-        if name in kwargs:
-            raise RequestError(f"{name}: the game gives the opponents' model; leave out {name}")
+    if "play_noise" in kwargs:
+        raise RequestError("play_noise: the game gives each player's play noise; leave out play_noise")
+    model = "heuristic"
+    if "policy" in kwargs:
+        try:
+            model = learnable_model(kwargs["policy"]) if isinstance(kwargs["policy"], str) else None
+        except ValueError as err:
+            raise RequestError(f"policy: {err}") from None
+        if model is None:
+            raise RequestError("policy: with game, one policy name (the model the game's cards are read against)")
     try:
         record = GameRecord.from_dict(record)
     except RecordError as err:
@@ -220,7 +227,7 @@ def learned_from_game(kwargs: dict, play: bool) -> dict:
         r = make_play_question(kwargs["hand"], kwargs.get("trump"), kwargs["seat"], players, bids=kwargs.get("bids"),
                                played=kwargs.get("played", ()), hook=kwargs.get("hook", False),
                                trump_card=kwargs.get("trump_card")).r
-    names = learned_policy(record, kwargs["seat"], players, r=r)
+    names = learned_policy(record, kwargs["seat"], players, r=r, model=model)
     if names is not None:
         kwargs["policy"] = ",".join(names)
     return kwargs

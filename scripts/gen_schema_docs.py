@@ -76,7 +76,7 @@ EXAMPLES = (
 IDENTITIES = (
     "`wizsim.run` also holds `identities`, one per entry of `policies` (seat order; player order in game mode): "
     "what that player is. A built-in policy is `{\"player\": \"heuristic\", \"kind\": \"builtin\", "
-    "\"wizsim\": \"0.8.0\"}`, and one that plays the learned player's weights (`net`, `search:rollout=net`, "
+    "\"wizsim\": \"0.8.1\"}`, and one that plays the learned player's weights (`net`, `search:rollout=net`, "
     "`search:rollout=self`) also records `net_weights`, their sha256, so that other weights under one version "
     "(`WIZSIM_NET_WEIGHTS`) are another player; a user's player is `{\"player\": NAME, \"kind\": KIND, \"sha256\": DIGEST}` with "
     "KIND `file` (`FILE.py:NAME`: the first 16 hex digits of the SHA-256 of the file's bytes as executed), "

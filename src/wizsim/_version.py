@@ -2,4 +2,4 @@
 ``wizsim.__version__``, ``wizsim --version`` and the datasets' ``wizsim.version`` stamp read it from here.
 Nothing is imported: ``wizsim --version`` answers without loading NumPy or Numba."""
 
-__version__ = "0.8.0"
+__version__ = "0.8.1"
